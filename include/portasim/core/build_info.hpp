@@ -1,0 +1,46 @@
+#pragma once
+// What this build of portasim is and what it runs on: versions, enabled backends and
+// options, and the properties of the visible devices (what `portasim info` prints).
+
+#include <cstddef>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace portasim {
+
+struct DeviceProperties {
+  int id = 0;
+  std::string name;
+  std::size_t total_memory_bytes = 0;
+  int multiprocessors = 0;
+  int compute_capability_major = 0;
+  int compute_capability_minor = 0;
+  double memory_bandwidth_gb_per_s = 0;  // theoretical peak from clock and bus width
+};
+
+struct BuildInfo {
+  std::string portasim_version;
+  std::string kokkos_version;
+  std::string kokkos_kernels_version;  // empty when built without Kokkos Kernels
+  std::string hdf5_version;            // empty when built without HDF5
+  std::string compiler;
+  std::string build_type;
+  std::string kokkos_arch;
+  std::vector<std::string> backends;  // enabled Kokkos execution spaces, e.g. {"Serial", "OpenMP"}
+  std::string default_backend;
+  int host_concurrency = 0;
+  bool mpi = false;
+  bool nvtx = false;
+};
+
+// Needs an initialized Kokkos runtime (for concurrency).
+BuildInfo build_info();
+// Visible GPUs; empty in builds without a GPU backend or on machines without a GPU.
+std::vector<DeviceProperties> device_properties();
+
+void print_info(std::ostream& out, const BuildInfo& build, const std::vector<DeviceProperties>& devices);
+void print_info_json(std::ostream& out, const BuildInfo& build,
+                     const std::vector<DeviceProperties>& devices);
+
+}  // namespace portasim

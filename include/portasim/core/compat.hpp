@@ -1,0 +1,75 @@
+#pragma once
+// The one place that knows which Kokkos release it is built against. Module code calls the
+// names here; when a Kokkos release drops out of support, the shim for it goes.
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+#if KOKKOS_VERSION < 30401
+#error "portasim needs Kokkos 3.4.01 or newer"
+#endif
+
+namespace portasim::compat {
+
+// Math: Kokkos 3.4 keeps exp/expm1/log1p/... in Kokkos::Experimental; 3.7 moved them to
+// Kokkos:: and 4.0 removed the old names. Drop the 3.4 branch with Kokkos 3.x support.
+namespace math {
+#if KOKKOS_VERSION >= 30700
+using Kokkos::cbrt;
+using Kokkos::cos;
+using Kokkos::exp;
+using Kokkos::expm1;
+using Kokkos::fabs;
+using Kokkos::floor;
+using Kokkos::fmax;
+using Kokkos::fmin;
+using Kokkos::isfinite;
+using Kokkos::isnan;
+using Kokkos::log;
+using Kokkos::log1p;
+using Kokkos::pow;
+using Kokkos::sin;
+using Kokkos::sqrt;
+#else
+using Kokkos::Experimental::cbrt;
+using Kokkos::Experimental::cos;
+using Kokkos::Experimental::exp;
+using Kokkos::Experimental::expm1;
+using Kokkos::Experimental::fabs;
+using Kokkos::Experimental::floor;
+using Kokkos::Experimental::fmax;
+using Kokkos::Experimental::fmin;
+using Kokkos::Experimental::isfinite;
+using Kokkos::Experimental::isnan;
+using Kokkos::Experimental::log;
+using Kokkos::Experimental::log1p;
+using Kokkos::Experimental::pow;
+using Kokkos::Experimental::sin;
+using Kokkos::Experimental::sqrt;
+#endif
+}  // namespace math
+
+// Initialization: Kokkos::InitArguments (3.4) became Kokkos::InitializationSettings (3.7,
+// the only form in 4.x). Drop the 3.4 branch with Kokkos 3.x support.
+inline void initialize(int num_threads, int device_id) {
+#if KOKKOS_VERSION >= 30700
+  Kokkos::InitializationSettings settings;
+  if (num_threads > 0) settings.set_num_threads(num_threads);
+  if (device_id >= 0) settings.set_device_id(device_id);
+  Kokkos::initialize(settings);
+#else
+  Kokkos::InitArguments arguments;
+  arguments.num_threads = num_threads;
+  arguments.device_id = device_id;
+  Kokkos::initialize(arguments);
+#endif
+}
+
+inline std::string kokkos_version_string() {
+  return std::to_string(KOKKOS_VERSION / 10000) + "." +
+         std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
+         std::to_string(KOKKOS_VERSION % 100);
+}
+
+}  // namespace portasim::compat

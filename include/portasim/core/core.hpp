@@ -1,0 +1,17 @@
+#pragma once
+// Umbrella header of the core module.
+
+#include "portasim/config.hpp"
+#include "portasim/core/benchmark.hpp"
+#include "portasim/core/build_info.hpp"
+#include "portasim/core/compat.hpp"
+#include "portasim/core/error.hpp"
+#include "portasim/core/event.hpp"
+#include "portasim/core/event_timer.hpp"
+#include "portasim/core/instance_pool.hpp"
+#include "portasim/core/memory_spaces.hpp"
+#include "portasim/core/nvtx_connector.hpp"
+#include "portasim/core/ordering.hpp"
+#include "portasim/core/pinned_staging.hpp"
+#include "portasim/core/profiling_region.hpp"
+#include "portasim/core/runtime.hpp"

@@ -1,0 +1,35 @@
+#pragma once
+// RAII guard that brings the Kokkos runtime up for an application and takes it down at
+// scope exit, unless the application had already initialized Kokkos itself (then it is
+// left alone in both directions). Optionally turns on the NVTX connector.
+
+#include <Kokkos_Core.hpp>
+
+namespace portasim {
+
+struct RuntimeOptions {
+  int num_threads = -1;  // host threads; -1: Kokkos' default (OMP_NUM_THREADS)
+  int device_id = -1;    // GPU; -1: Kokkos' default
+  // NVTX ranges for regions and kernels; also switched on by PORTASIM_NVTX=1.
+  bool nvtx = false;
+};
+
+class Runtime {
+ public:
+  // Takes Kokkos' own command-line flags (--kokkos-threads, --kokkos-device, ...) out of argv.
+  Runtime(int& argc, char* argv[]);
+  explicit Runtime(const RuntimeOptions& options = {});
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  bool owns_kokkos() const noexcept { return m_owns; }
+  bool nvtx_enabled() const noexcept { return m_nvtx; }
+
+ private:
+  void enable_tools(bool nvtx_requested);
+  bool m_owns = false;
+  bool m_nvtx = false;
+};
+
+}  // namespace portasim

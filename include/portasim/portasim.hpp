@@ -1,0 +1,4 @@
+#pragma once
+// Umbrella header of all of portasim.
+
+#include "portasim/core/core.hpp"
