@@ -7,6 +7,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 
@@ -54,12 +55,17 @@ void BM_kernel_copy_overlap(benchmark::State& state) {
   transfer();
   copy.fence();
   const double copy_s = seconds_of([&] { transfer(); copy.fence(); });
-  int rounds = 256;
-  kernel(rounds);
-  compute.fence();
-  const double probe_s = seconds_of([&] { kernel(rounds); compute.fence(); });
-  rounds = static_cast<int>(rounds * copy_s / (probe_s > 0 ? probe_s : 1e-6));
-  if (rounds < 1) rounds = 1;
+  // Short probes are dominated by launch latency: grow the kernel until it lasts a good
+  // fraction of the copy, then scale linearly.
+  int rounds = 128;
+  double probe_s = 0;
+  do {
+    rounds *= 2;
+    kernel(rounds);
+    compute.fence();
+    probe_s = seconds_of([&] { kernel(rounds); compute.fence(); });
+  } while (probe_s < 0.25 * copy_s && rounds < (1 << 26));
+  rounds = std::max(1, static_cast<int>(rounds * copy_s / probe_s));
 
   double kernel_total = 0, copy_total = 0, both_total = 0;
   for (auto _ : state) {

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The README's main-job command: on a fresh Debian 12 machine, installs and builds
+# everything for a preset (default openmp), then runs every module on a small default
+# problem, leaving HDF5/JSON results and PNG pictures in an output folder (default out/).
+# usage: scripts/run_main.sh [--preset openmp|cuda] [--output DIR]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+preset=openmp
+out=out
+while [ $# -gt 0 ]; do
+  case $1 in
+    --preset) preset=$2; shift 2 ;;
+    --output) out=$2; shift 2 ;;
+    *) echo "usage: $0 [--preset openmp|cuda] [--output DIR]" >&2; exit 2 ;;
+  esac
+done
+
+scripts/bootstrap.sh "$preset"
+cmake --preset "$preset"
+cmake --build --preset "$preset"
+mkdir -p "$out"
+portasim=build/$preset/src/cli/portasim
+
+echo "== portasim info" >&2
+"$portasim" info --output "$out/info.json"
+
+echo "== outputs in $out/:" >&2
+ls -l "$out" >&2

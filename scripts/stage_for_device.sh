@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Gathers what a build needs to run on the GPU machine (which has the CUDA driver, cuBLAS and
+# CMake, but not Debian's HDF5 and friends) into one folder to carry there: the executables
+# and the shared libraries they load that are not part of the base system or of CUDA.
+# usage: scripts/stage_for_device.sh [BUILD_DIR] [STAGE_DIR]   (default build/cuda .device)
+# On the device: export LD_LIBRARY_PATH=$PWD/.device/lib:/usr/local/cuda/lib64:$LD_LIBRARY_PATH
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+build=${1:-build/cuda}
+stage=${2:-.device}
+[ -d "$build" ] || { echo "no build folder $build" >&2; exit 1; }
+rm -rf "$stage"
+mkdir -p "$stage/bin" "$stage/lib"
+
+mapfile -t executables < <(find "$build" -type f -executable \
+  \( -name 'portasim' -o -name 'portasim_tests_*' -o -name 'portasim_bench_*' \) -not -path '*/CMakeFiles/*')
+for exe in "${executables[@]}"; do
+  cp "$exe" "$stage/bin/"
+  strip --strip-debug "$stage/bin/$(basename "$exe")" 2>/dev/null || true
+done
+
+# Everything the base system or the CUDA installation provides stays behind.
+keep_behind='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|librt\.|libpthread\.|libstdc\+\+|libgcc_s|libcuda\.|libcublas|libcudart|libcusolver|libcusparse|libnvidia)'
+for exe in "${executables[@]}"; do
+  ldd "$exe" | awk '/=> \// {print $1, $3}'
+done | sort -u | while read -r name path; do
+  if ! [[ $name =~ $keep_behind ]]; then cp -L "$path" "$stage/lib/$name"; fi
+done
+du -sh "$stage" >&2
+ls "$stage/bin" "$stage/lib" >&2
