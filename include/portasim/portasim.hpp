@@ -2,3 +2,4 @@
 // Umbrella header of all of portasim.
 
 #include "portasim/core/core.hpp"
+#include "portasim/hh/hh.hpp"

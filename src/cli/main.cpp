@@ -24,6 +24,7 @@ int main(int argc, char* argv[]) {
   app.require_subcommand(1);
   cli::Action action;
   cli::add_info_command(app, action);
+  cli::add_hh_command(app, action);
 
   try {
     app.parse(argc, argv);

@@ -5,9 +5,11 @@
 #include "portasim/core/benchmark.hpp"
 #include "portasim/core/build_info.hpp"
 #include "portasim/core/compat.hpp"
+#include "portasim/core/counter_rng.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/event.hpp"
 #include "portasim/core/event_timer.hpp"
+#include "portasim/core/execution_spaces.hpp"
 #include "portasim/core/instance_pool.hpp"
 #include "portasim/core/memory_spaces.hpp"
 #include "portasim/core/nvtx_connector.hpp"
@@ -15,3 +17,7 @@
 #include "portasim/core/pinned_staging.hpp"
 #include "portasim/core/profiling_region.hpp"
 #include "portasim/core/runtime.hpp"
+
+#if defined(PORTASIM_ENABLE_HDF5)
+#include "portasim/core/hdf5_file.hpp"
+#endif

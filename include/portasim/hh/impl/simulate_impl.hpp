@@ -1,0 +1,405 @@
+#pragma once
+// Definition of hh::simulate. Included by src/hh/simulate.cpp, which instantiates it for
+// float and double on every enabled execution space; include it yourself only for others.
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "portasim/core/error.hpp"
+#include "portasim/core/event.hpp"
+#include "portasim/core/instance_pool.hpp"
+#include "portasim/core/pinned_staging.hpp"
+#include "portasim/core/profiling_region.hpp"
+#include "portasim/hh/simulation.hpp"
+
+namespace portasim::hh::impl {
+
+template <class Scalar, class MemorySpace>
+StimulusEvaluator<Scalar, MemorySpace> make_evaluator(const Stimulus<Scalar, MemorySpace>& stimulus,
+                                                      const Config& config) {
+  const std::int64_t steps = step_count(config);
+  StimulusEvaluator<Scalar, MemorySpace> e{};
+  e.kind = stimulus.kind;
+  e.shared = stimulus.shared;
+  e.per_neuron = stimulus.per_neuron;
+  auto trace_length_ok = [steps](std::size_t length) {
+    return static_cast<std::int64_t>(length) == steps || static_cast<std::int64_t>(length) == steps + 1;
+  };
+  switch (stimulus.kind) {
+    case StimulusKind::none: break;
+    case StimulusKind::shared_trace:
+      require(trace_length_ok(stimulus.shared.extent(0)),
+              "shared stimulus trace has " + std::to_string(stimulus.shared.extent(0)) +
+                  " samples, expected n_steps = " + std::to_string(steps) + " or n_steps + 1");
+      break;
+    case StimulusKind::per_neuron_trace:
+      require(trace_length_ok(stimulus.per_neuron.extent(0)) &&
+                  static_cast<std::int64_t>(stimulus.per_neuron.extent(1)) == config.neurons,
+              "per-neuron stimulus has shape (" + std::to_string(stimulus.per_neuron.extent(0)) + ", " +
+                  std::to_string(stimulus.per_neuron.extent(1)) + "), expected (" +
+                  std::to_string(steps) + " or " + std::to_string(steps + 1) + ", " +
+                  std::to_string(config.neurons) + ")");
+      break;
+    case StimulusKind::generated: {
+      const GeneratedStimulus& g = stimulus.generated;
+      for (double value : {g.amplitude_first, g.amplitude_last, g.step_on_ms, g.pulse_period_ms,
+                           g.pulse_width_ms, g.ramp_per_ms, g.noise_sd})
+        require_finite("stimulus parameter", value);
+      require(!std::isnan(g.step_off_ms), "stimulus step-off time must not be NaN");
+      require(g.step_off_ms > g.step_on_ms, "stimulus step-off time must be after its step-on time");
+      require_non_negative("stimulus noise sd", g.noise_sd);
+      require_non_negative("stimulus pulse period", g.pulse_period_ms);
+      require(g.pulse_period_ms == 0 || (g.pulse_width_ms > 0 && g.pulse_width_ms <= g.pulse_period_ms),
+              "stimulus pulse width must be in (0, pulse period]");
+      // Times to whole samples: sample i is inside when on <= i*dt < off (decimal times such
+      // as 5 ms at dt 0.01 ms land exactly on their sample despite binary rounding).
+      auto to_sample = [&](double t_ms) {
+        if (t_ms == std::numeric_limits<double>::infinity()) return std::numeric_limits<std::int64_t>::max();
+        return static_cast<std::int64_t>(std::ceil(t_ms / config.dt_ms - 1e-9));
+      };
+      e.on_sample = std::max<std::int64_t>(0, to_sample(g.step_on_ms));
+      e.off_sample = to_sample(g.step_off_ms);
+      e.period_samples = g.pulse_period_ms > 0 ? std::max<std::int64_t>(1, std::llround(g.pulse_period_ms / config.dt_ms)) : 0;
+      e.width_samples = g.pulse_period_ms > 0 ? std::max<std::int64_t>(1, std::llround(g.pulse_width_ms / config.dt_ms)) : 0;
+      e.amplitude_first = g.amplitude_first;
+      e.amplitude_step = config.neurons > 1 ? (g.amplitude_last - g.amplitude_first) /
+                                                  static_cast<double>(config.neurons - 1)
+                                            : 0.0;
+      e.ramp_per_sample = g.ramp_per_ms * config.dt_ms;
+      e.noise_sd = g.noise_sd;
+      e.seed = g.seed;
+      break;
+    }
+  }
+  return e;
+}
+
+// Advances every neuron through steps [first_step, end_step): the state lives in registers
+// for the whole block; samples go to `trace` rows, spikes to per-neuron slots.
+template <class Scalar, class MemorySpace, Integrator Method>
+struct AdvanceNeurons {
+  Kokkos::View<Scalar*, MemorySpace> v, m, h, n;
+  StimulusEvaluator<Scalar, MemorySpace> stimulus;
+  Membrane<Scalar> membrane;
+  Scalar dt;
+  std::int64_t first_step, end_step;
+  int trace_variables;  // 0, 1 (V) or 4 (V, m, h, n)
+  int every;
+  std::int64_t first_row;  // sample index of trace row 0
+  Kokkos::View<Scalar***, Kokkos::LayoutRight, MemorySpace> trace;  // (variable, row, neuron)
+  bool detect_spikes;
+  Scalar threshold;
+  double dt_ms;
+  Kokkos::View<std::int32_t*, MemorySpace> spike_count;
+  Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> spike_slots;  // (neuron, capacity)
+
+  KOKKOS_INLINE_FUNCTION void record(std::int64_t sample, std::int64_t k,
+                                     const NeuronState<Scalar>& s) const {
+    const std::int64_t row = sample - first_row;
+    trace(0, row, k) = s.v;
+    if (trace_variables == 4) {
+      trace(1, row, k) = s.m;
+      trace(2, row, k) = s.h;
+      trace(3, row, k) = s.n;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    NeuronState<Scalar> s{v(k), m(k), h(k), n(k)};
+    const auto current = stimulus.for_neuron(k);
+    std::int32_t count = detect_spikes ? spike_count(k) : 0;
+    const std::int32_t capacity = static_cast<std::int32_t>(spike_slots.extent(1));
+    if (trace_variables > 0 && first_step == 0) record(0, k, s);
+    int until_sample = every;
+    std::int64_t next_sample = first_step / every + 1;
+    for (std::int64_t i = first_step; i < end_step; ++i) {
+      const Scalar before = s.v;
+      s = step<Method>(membrane, s, current.current(i), dt);
+      if (detect_spikes && before < threshold && s.v >= threshold) {
+        if (count < capacity) {
+          const double fraction = static_cast<double>(threshold - before) / static_cast<double>(s.v - before);
+          spike_slots(k, count) = (static_cast<double>(i) + fraction) * dt_ms;
+        }
+        ++count;
+      }
+      if (trace_variables > 0 && --until_sample == 0) {
+        record(next_sample++, k, s);
+        until_sample = every;
+      }
+    }
+    v(k) = s.v;
+    m(k) = s.m;
+    h(k) = s.h;
+    n(k) = s.n;
+    if (detect_spikes) spike_count(k) = count;
+  }
+};
+
+template <class Scalar, class ExecutionSpace, Integrator Method>
+void advance(const ExecutionSpace& exec, const AdvanceNeurons<Scalar, typename ExecutionSpace::memory_space, Method>& functor) {
+  Kokkos::parallel_for("portasim::hh::advance",
+                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
+                           exec, 0, static_cast<std::int64_t>(functor.v.extent(0))),
+                       functor);
+}
+
+// Compacts the per-neuron spike slots into CSR form and computes per-neuron statistics,
+// all on `exec`. A free function: device lambdas may not live in private members.
+template <class Scalar, class ExecutionSpace, class MemorySpace>
+void pack_spikes(const ExecutionSpace& exec, double duration_s, Result<Scalar, MemorySpace>& r,
+                 const Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace>& slots) {
+  using memory_space = MemorySpace;
+  const std::int64_t neurons = static_cast<std::int64_t>(r.v.extent(0));
+  using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+  auto alloc = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::hh::") + label); };
+  r.spike_offsets = Kokkos::View<std::int64_t*, memory_space>(alloc("spike_offsets"), neurons + 1);
+  r.firing_rate_hz = Kokkos::View<double*, memory_space>(alloc("firing_rate_hz"), neurons);
+  r.mean_isi_ms = Kokkos::View<double*, memory_space>(alloc("mean_isi_ms"), neurons);
+  r.isi_cv = Kokkos::View<double*, memory_space>(alloc("isi_cv"), neurons);
+  const std::int32_t capacity = static_cast<std::int32_t>(slots.extent(1));
+  auto count = r.spike_count;
+  auto offsets = r.spike_offsets;
+  std::int64_t stored = 0;
+  Kokkos::parallel_scan(
+      "portasim::hh::spike_offsets", policy(exec, 0, neurons + 1),
+      KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& running, const bool final) {
+        if (final) offsets(k) = running;
+        if (k < neurons) running += count(k) < capacity ? count(k) : capacity;
+      },
+      stored);
+  exec.fence();
+  std::int64_t total_crossings = 0;
+  Kokkos::parallel_reduce(
+      "portasim::hh::spike_total", policy(exec, 0, neurons),
+      KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& sum) { sum += count(k); }, total_crossings);
+  exec.fence();
+  r.spikes_dropped = total_crossings - stored;
+
+  r.spike_times = Kokkos::View<double*, memory_space>(alloc("spike_times"), stored);
+  auto times = r.spike_times;
+  auto rate = r.firing_rate_hz;
+  auto mean_isi = r.mean_isi_ms;
+  auto cv = r.isi_cv;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Kokkos::parallel_for(
+      "portasim::hh::spike_statistics", policy(exec, 0, neurons), KOKKOS_LAMBDA(const std::int64_t k) {
+        const std::int64_t first = offsets(k);
+        const std::int64_t n = offsets(k + 1) - first;
+        for (std::int64_t j = 0; j < n; ++j) times(first + j) = slots(k, j);
+        rate(k) = duration_s > 0 ? count(k) / duration_s : nan;
+        if (n < 2) {
+          mean_isi(k) = nan;
+          cv(k) = nan;
+          return;
+        }
+        const double mean = (slots(k, n - 1) - slots(k, 0)) / static_cast<double>(n - 1);
+        double squares = 0;
+        for (std::int64_t j = 1; j < n; ++j) {
+          const double d = slots(k, j) - slots(k, j - 1) - mean;
+          squares += d * d;
+        }
+        mean_isi(k) = mean;
+        cv(k) = n >= 3 ? portasim::compat::math::sqrt(squares / static_cast<double>(n - 1)) / mean : nan;
+      });
+  exec.fence();
+}
+
+
+template <class Scalar, class ExecutionSpace>
+class Simulation {
+ public:
+  using memory_space = typename ExecutionSpace::memory_space;
+  using result_type = Result<Scalar, memory_space>;
+
+  Simulation(const ExecutionSpace& exec, const Config& config,
+             const Stimulus<Scalar, memory_space>& stimulus)
+      : m_exec(exec), m_config(config) {
+    validate(config);
+    m_steps = step_count(config);
+    m_samples = sample_count(config);
+    m_evaluator = make_evaluator(stimulus, config);
+  }
+
+  result_type run(TraceSink<Scalar>* sink) {
+    const std::int64_t neurons = m_config.neurons;
+    result_type r;
+    r.steps = m_steps;
+    r.samples = m_config.trace == Trace::none ? 0 : m_samples;
+    auto alloc = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::hh::") + label); };
+    r.v = Kokkos::View<Scalar*, memory_space>(alloc("v"), neurons);
+    r.m = Kokkos::View<Scalar*, memory_space>(alloc("m"), neurons);
+    r.h = Kokkos::View<Scalar*, memory_space>(alloc("h"), neurons);
+    r.n = Kokkos::View<Scalar*, memory_space>(alloc("n"), neurons);
+    const NeuronState<double> rest = resting_gates(m_config.initial.v0);
+    auto pick = [](double given, double fallback) { return std::isnan(given) ? fallback : given; };
+    Kokkos::deep_copy(m_exec, r.v, static_cast<Scalar>(m_config.initial.v0));
+    Kokkos::deep_copy(m_exec, r.m, static_cast<Scalar>(pick(m_config.initial.m0, rest.m)));
+    Kokkos::deep_copy(m_exec, r.h, static_cast<Scalar>(pick(m_config.initial.h0, rest.h)));
+    Kokkos::deep_copy(m_exec, r.n, static_cast<Scalar>(pick(m_config.initial.n0, rest.n)));
+
+    const int capacity = m_config.detect_spikes ? spike_capacity(m_config) : 0;
+    r.spike_count = Kokkos::View<std::int32_t*, memory_space>(alloc("spike_count"), neurons);
+    Kokkos::deep_copy(m_exec, r.spike_count, 0);
+    Kokkos::View<double**, Kokkos::LayoutLeft, memory_space> slots(alloc("spike_slots"), neurons, capacity);
+
+    m_exec.fence();
+    const auto started = std::chrono::steady_clock::now();
+    switch (m_config.integrator) {
+      case Integrator::euler: integrate<Integrator::euler>(r, slots, sink); break;
+      case Integrator::rk4: integrate<Integrator::rk4>(r, slots, sink); break;
+      case Integrator::rush_larsen: integrate<Integrator::rush_larsen>(r, slots, sink); break;
+    }
+    m_exec.fence();
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+    pack_spikes(m_exec, static_cast<double>(m_steps) * m_config.dt_ms * 1e-3, r, slots);
+    return r;
+  }
+
+ private:
+  template <Integrator Method>
+  AdvanceNeurons<Scalar, memory_space, Method> functor(const result_type& r,
+                                                       const Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>& slots) const {
+    AdvanceNeurons<Scalar, memory_space, Method> f;
+    f.v = r.v;
+    f.m = r.m;
+    f.h = r.h;
+    f.n = r.n;
+    f.stimulus = m_evaluator;
+    f.membrane = Membrane<Scalar>::from(m_config.parameters);
+    f.dt = static_cast<Scalar>(m_config.dt_ms);
+    f.trace_variables = 0;
+    f.every = m_config.every;
+    f.first_row = 0;
+    f.detect_spikes = m_config.detect_spikes;
+    f.threshold = static_cast<Scalar>(m_config.threshold_mv);
+    f.dt_ms = m_config.dt_ms;
+    f.spike_count = r.spike_count;
+    f.spike_slots = slots;
+    return f;
+  }
+
+  void report_progress(std::int64_t steps_done) {
+    if (!m_config.progress) return;
+    m_exec.fence();
+    m_config.progress(m_steps > 0 ? static_cast<double>(steps_done) / static_cast<double>(m_steps) : 1.0);
+  }
+
+  template <Integrator Method>
+  void integrate(result_type& r, const Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>& slots,
+                 TraceSink<Scalar>* sink) {
+    auto f = functor<Method>(r, slots);
+    if (m_config.trace == Trace::none) {
+      // One launch for all steps, unless progress is wanted (then about 20 blocks).
+      const std::int64_t block = m_config.progress ? std::max<std::int64_t>(1, (m_steps + 19) / 20) : std::max<std::int64_t>(1, m_steps);
+      for (std::int64_t first = 0; first < m_steps; first += block) {
+        f.first_step = first;
+        f.end_step = std::min(m_steps, first + block);
+        advance(m_exec, f);
+        report_progress(f.end_step);
+      }
+      return;
+    }
+    stream_traces(f, sink);
+  }
+
+  // Traces larger than trace_chunk_bytes stream out: chunk c computes into device slot c%2
+  // on the compute instance while the copy instance moves chunk c-1 to pinned memory and
+  // the host hands chunk c-1 to the sink.
+  template <Integrator Method>
+  void stream_traces(AdvanceNeurons<Scalar, memory_space, Method>& f, TraceSink<Scalar>* sink) {
+    const std::int64_t neurons = m_config.neurons;
+    const int variables = m_config.trace == Trace::all ? 4 : 1;
+    const std::int64_t bytes_per_row = variables * neurons * static_cast<std::int64_t>(sizeof(Scalar));
+    const std::int64_t rows = std::clamp<std::int64_t>(static_cast<std::int64_t>(m_config.trace_chunk_bytes) / bytes_per_row, 1, m_samples);
+    const std::int64_t chunks = (m_samples + rows - 1) / rows;
+    const int slots = chunks > 1 ? 2 : 1;
+
+    std::vector<Kokkos::View<Scalar***, Kokkos::LayoutRight, memory_space>> device;
+    for (int s = 0; s < slots; ++s)
+      device.emplace_back(Kokkos::view_alloc(Kokkos::WithoutInitializing, "portasim::hh::trace_chunk"), variables, rows, neurons);
+    PinnedStaging<Scalar, ExecutionSpace> staging(slots, static_cast<std::size_t>(variables * rows * neurons), "portasim::hh::trace_host");
+    InstancePool<ExecutionSpace> copier(1);
+    const ExecutionSpace& copy = copier[0];
+    std::vector<Event<ExecutionSpace>> computed, copied;
+    for (int s = 0; s < slots; ++s) {
+      computed.emplace_back(false);
+      copied.emplace_back(false);
+    }
+    m_exec.fence();
+
+    auto hand_over = [&](std::int64_t chunk) {
+      const int slot = static_cast<int>(chunk % slots);
+      const auto host = staging.wait(slot);
+      const std::int64_t first = chunk * rows;
+      const std::int64_t count = std::min(rows, m_samples - first);
+      if (!sink) return;
+      TraceChunk<Scalar> view;
+      view.first_sample = first;
+      view.samples = count;
+      view.neurons = neurons;
+      const Scalar* base = host.data();
+      view.v = base;
+      if (variables == 4) {
+        const std::int64_t stride = rows * neurons;
+        view.m = base + stride;
+        view.h = base + 2 * stride;
+        view.n = base + 3 * stride;
+      }
+      sink->consume(view);
+    };
+
+    f.trace_variables = variables;
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      const int slot = static_cast<int>(c % slots);
+      const std::int64_t first_row = c * rows;
+      const std::int64_t last_row = std::min(m_samples, first_row + rows) - 1;
+      f.first_row = first_row;
+      f.first_step = c == 0 ? 0 : (first_row - 1) * m_config.every;
+      f.end_step = c + 1 == chunks ? m_steps : last_row * m_config.every;
+      f.trace = device[static_cast<std::size_t>(slot)];
+      // The device slot is free once its previous copy to the host has finished.
+      if (copied[static_cast<std::size_t>(slot)].recorded()) copied[static_cast<std::size_t>(slot)].make_wait(m_exec);
+      {
+        ProfilingRegion region("kernel " + std::to_string(f.first_step) + "-" + std::to_string(f.end_step));
+        advance(m_exec, f);
+      }
+      computed[static_cast<std::size_t>(slot)].record(m_exec);
+      computed[static_cast<std::size_t>(slot)].make_wait(copy);
+      {
+        ProfilingRegion region("D2H " + std::to_string(first_row) + "-" + std::to_string(last_row));
+        staging.copy_async(copy, slot, device[static_cast<std::size_t>(slot)]);
+      }
+      copied[static_cast<std::size_t>(slot)].record(copy);
+      if (c > 0) hand_over(c - 1);
+      report_progress(f.end_step);
+    }
+    hand_over(chunks - 1);
+    copy.fence();
+  }
+
+  ExecutionSpace m_exec;
+  Config m_config;
+  std::int64_t m_steps = 0;
+  std::int64_t m_samples = 0;
+  StimulusEvaluator<Scalar, memory_space> m_evaluator;
+};
+
+}  // namespace portasim::hh::impl
+
+namespace portasim::hh {
+
+template <class Scalar, class ExecutionSpace>
+Result<Scalar, typename ExecutionSpace::memory_space> simulate(
+    const ExecutionSpace& exec, const Config& config,
+    const Stimulus<Scalar, typename ExecutionSpace::memory_space>& stimulus, TraceSink<Scalar>* sink) {
+  impl::Simulation<Scalar, ExecutionSpace> simulation(exec, config, stimulus);
+  return simulation.run(sink);
+}
+
+}  // namespace portasim::hh

@@ -1,0 +1,246 @@
+// `portasim hh`: batched Hodgkin-Huxley neurons from the command line.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <sstream>
+
+#include "backend_dispatch.hpp"
+#include "commands.hpp"
+#include "portasim/core/hdf5_file.hpp"
+#include "portasim/hh/hdf5_output.hpp"
+#include "portasim/hh/simulation.hpp"
+
+namespace portasim::cli {
+
+namespace {
+
+struct HHOptions {
+  std::int64_t neurons = 1000;
+  double t_ms = 50.0;
+  double dt_ms = 0.01;
+  std::string amplitude = "10";
+  double step_on_ms = 0.0;
+  double step_off_ms = std::numeric_limits<double>::infinity();
+  double pulse_period_ms = 0.0;
+  double pulse_width_ms = 0.0;
+  double ramp_per_ms = 0.0;
+  double noise_sd = 0.0;
+  std::string stimulus_file;
+  std::string record = "spikes";
+  int every = 1;
+  double threshold_mv = 0.0;
+  int max_spikes = 0;
+  std::string precision = "f32";
+  std::string integrator = "rk4";
+  std::uint64_t seed = 0;
+  std::string output = "hh.h5";
+  std::string backend = "default";
+  bool progress = false;
+  bool quiet = false;
+};
+
+// "A" or "A0:A1" (a linspace over the neurons).
+std::pair<double, double> parse_amplitude(const std::string& text) {
+  auto parse = [&](const std::string& part) {
+    std::istringstream in(part);
+    double value = 0;
+    in >> value;
+    require(!in.fail() && in.eof(), "--amplitude '" + text + "' is not a number or a range A0:A1");
+    require_finite("--amplitude", value);
+    return value;
+  };
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) {
+    const double a = parse(text);
+    return {a, a};
+  }
+  return {parse(text.substr(0, colon)), parse(text.substr(colon + 1))};
+}
+
+hh::Trace trace_of(const std::string& record) {
+  if (record == "v") return hh::Trace::v;
+  if (record == "all") return hh::Trace::all;
+  return hh::Trace::none;
+}
+
+hh::Integrator integrator_of(const std::string& name) {
+  if (name == "euler") return hh::Integrator::euler;
+  if (name == "rush-larsen") return hh::Integrator::rush_larsen;
+  return hh::Integrator::rk4;
+}
+
+double nan_mean(const std::vector<double>& values) {
+  double sum = 0;
+  std::size_t count = 0;
+  for (double v : values)
+    if (!std::isnan(v)) {
+      sum += v;
+      ++count;
+    }
+  return count ? sum / static_cast<double>(count) : std::numeric_limits<double>::quiet_NaN();
+}
+
+template <class Scalar, class ExecutionSpace>
+int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
+  using memory_space = typename ExecutionSpace::memory_space;
+  hh::Config config;
+  config.neurons = o.neurons;
+  config.t_ms = o.t_ms;
+  config.dt_ms = o.dt_ms;
+  config.integrator = integrator_of(o.integrator);
+  config.trace = trace_of(o.record);
+  config.every = o.every;
+  config.detect_spikes = o.record != "none";
+  config.threshold_mv = o.threshold_mv;
+  config.max_spikes_per_neuron = o.max_spikes;
+  hh::validate(config);
+
+  // The stimulus: a file, or generated on the device.
+  hh::Stimulus<Scalar, memory_space> stimulus;
+  std::map<std::string, std::string> attributes{{"backend", ExecutionSpace::name()}};
+  std::vector<double> amplitudes;
+  if (!o.stimulus_file.empty()) {
+    std::string path = o.stimulus_file, dataset = "/stimulus";
+    if (const auto colon = path.rfind(".h5:"); colon != std::string::npos) {
+      dataset = path.substr(colon + 4);
+      path = path.substr(0, colon + 3);
+    }
+    const io::H5File input = io::H5File::open_read(path);
+    std::vector<std::size_t> shape;
+    const auto values = input.read<Scalar>(dataset, &shape);
+    for (Scalar v : values) require(std::isfinite(static_cast<double>(v)), "stimulus '" + dataset + "' in '" + path + "' has a non-finite value");
+    if (shape.size() == 1) {
+      Kokkos::View<Scalar*, memory_space> trace(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stimulus"), shape[0]);
+      Kokkos::deep_copy(exec, trace, Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values.data(), shape[0]));
+      stimulus = hh::Stimulus<Scalar, memory_space>::shared_trace(trace);
+    } else if (shape.size() == 2) {
+      Kokkos::View<Scalar**, Kokkos::LayoutRight, memory_space> traces(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stimulus"), shape[0], shape[1]);
+      Kokkos::deep_copy(exec, traces, Kokkos::View<const Scalar**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values.data(), shape[0], shape[1]));
+      stimulus = hh::Stimulus<Scalar, memory_space>::per_neuron_trace(traces);
+    } else {
+      throw_error(ErrorKind::invalid_argument, "stimulus '" + dataset + "' in '" + path + "' must be 1-D (shared) or 2-D (steps, neurons)");
+    }
+    exec.fence();
+    attributes["stimulus"] = "file " + o.stimulus_file;
+  } else {
+    hh::GeneratedStimulus g;
+    std::tie(g.amplitude_first, g.amplitude_last) = parse_amplitude(o.amplitude);
+    g.step_on_ms = o.step_on_ms;
+    g.step_off_ms = o.step_off_ms;
+    g.pulse_period_ms = o.pulse_period_ms;
+    g.pulse_width_ms = o.pulse_width_ms;
+    g.ramp_per_ms = o.ramp_per_ms;
+    g.noise_sd = o.noise_sd;
+    g.seed = o.seed;
+    require_finite("--step-on-ms", g.step_on_ms);
+    require(!std::isnan(g.step_off_ms), "--step-off-ms must not be NaN");
+    require_finite("--noise-sd", g.noise_sd);
+    require_non_negative("--noise-sd", g.noise_sd);
+    stimulus = hh::Stimulus<Scalar, memory_space>::generate(g);
+    amplitudes.resize(static_cast<std::size_t>(o.neurons));
+    for (std::size_t k = 0; k < amplitudes.size(); ++k)
+      amplitudes[k] = o.neurons > 1 ? g.amplitude_first + (g.amplitude_last - g.amplitude_first) * static_cast<double>(k) / static_cast<double>(o.neurons - 1)
+                                    : g.amplitude_first;
+    std::ostringstream description;
+    description << "generated: amplitude " << o.amplitude << " uA/cm^2, on " << g.step_on_ms << " ms, off "
+                << g.step_off_ms << " ms, pulse period " << g.pulse_period_ms << " ms width " << g.pulse_width_ms
+                << " ms, ramp " << g.ramp_per_ms << " per ms, noise sd " << g.noise_sd << ", seed " << g.seed;
+    attributes["stimulus"] = description.str();
+  }
+
+  const double neuron_steps = static_cast<double>(o.neurons) * static_cast<double>(hh::step_count(config));
+  if (o.progress || (isatty(STDERR_FILENO) && neuron_steps >= 5e9 && !o.quiet))
+    config.progress = [](double fraction) {
+      std::fprintf(stderr, "\r[portasim hh] %5.1f %%", 100.0 * fraction);
+      std::fflush(stderr);
+      if (fraction >= 1.0) std::fprintf(stderr, "\n");
+    };
+
+  // Everything goes to a temporary file that replaces the output only when complete.
+  io::AtomicOutput output(o.output);
+  hh::Result<Scalar, memory_space> result;
+  {
+    io::H5File file = io::H5File::create(output.temporary_path());
+    std::unique_ptr<hh::Hdf5TraceSink<Scalar>> sink;
+    if (config.trace != hh::Trace::none) sink = std::make_unique<hh::Hdf5TraceSink<Scalar>>(file, config.trace, config.neurons);
+    result = hh::simulate<Scalar>(exec, config, stimulus, sink.get());
+    hh::write_result(file, config, result, attributes);
+    if (!amplitudes.empty()) file.write("/stimulus/amplitude", amplitudes);
+    file.flush();
+  }
+  output.commit();
+
+  if (!o.quiet) {
+    std::cout << "portasim hh: " << o.neurons << " neurons x " << result.steps << " steps (T = " << o.t_ms
+              << " ms, dt = " << o.dt_ms << " ms), " << hh::to_string(config.integrator) << ", "
+              << (std::is_same_v<Scalar, float> ? "float32" : "float64") << " on " << ExecutionSpace::name() << "\n";
+    std::cout << "  time " << result.seconds << " s, " << result.neuron_steps_per_second() << " neuron-steps/s\n";
+    if (config.detect_spikes) {
+      const auto counts = hh::host_copy<std::int32_t>(result.spike_count);
+      std::int64_t total = 0, firing = 0;
+      for (auto c : counts) {
+        total += c;
+        firing += c > 0;
+      }
+      std::cout << "  spikes " << total << " (threshold " << o.threshold_mv << " mV), " << firing << " of "
+                << o.neurons << " neurons fired, mean rate " << nan_mean(hh::host_copy<double>(result.firing_rate_hz))
+                << " Hz, mean ISI " << nan_mean(hh::host_copy<double>(result.mean_isi_ms)) << " ms, mean ISI CV "
+                << nan_mean(hh::host_copy<double>(result.isi_cv)) << "\n";
+      if (result.spikes_dropped > 0)
+        std::cout << "  warning: " << result.spikes_dropped
+                  << " spike times did not fit --max-spikes per neuron; counts are complete\n";
+    }
+    std::cout << "  wrote " << o.output << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_hh_command(CLI::App& app, Action& action) {
+  auto o = std::make_shared<HHOptions>();
+  auto* c = app.add_subcommand("hh", "Batched Hodgkin-Huxley neurons (RK4, one neuron per thread)");
+  c->add_option("--neurons", o->neurons, "Number of neurons (> 0)")->capture_default_str();
+  c->add_option("--t-ms", o->t_ms, "Simulated time T in ms")->capture_default_str();
+  c->add_option("--dt-ms", o->dt_ms, "Time step in ms; n_steps = round(T/dt)")->capture_default_str();
+  c->add_option("--amplitude", o->amplitude, "DC amplitude in uA/cm^2: A, or A0:A1 spread over the neurons")->capture_default_str();
+  c->add_option("--step-on-ms", o->step_on_ms, "Current switches on at this time")->capture_default_str();
+  c->add_option("--step-off-ms", o->step_off_ms, "Current switches off at this time (default: never)");
+  c->add_option("--pulse-period-ms", o->pulse_period_ms, "Pulse train period (0: no train)")->capture_default_str();
+  c->add_option("--pulse-width-ms", o->pulse_width_ms, "Pulse width within each period")->capture_default_str();
+  c->add_option("--ramp-per-ms", o->ramp_per_ms, "Linear ramp added after step-on, uA/cm^2 per ms")->capture_default_str();
+  c->add_option("--noise-sd", o->noise_sd, "Gaussian current noise per step, uA/cm^2")->capture_default_str();
+  c->add_option("--stimulus-file", o->stimulus_file,
+                "HDF5 file with the stimulus (dataset /stimulus, or FILE.h5:/dataset): 1-D shared, or 2-D (steps, neurons)");
+  c->add_option("--record", o->record, "What to record")->check(CLI::IsMember({"none", "v", "all", "spikes"}))->capture_default_str();
+  c->add_option("--every", o->every, "Record every k-th step")->capture_default_str();
+  c->add_option("--threshold-mv", o->threshold_mv, "Spike threshold (upward crossing)")->capture_default_str();
+  c->add_option("--max-spikes", o->max_spikes, "Spike times stored per neuron (0: enough for 400 Hz)")->capture_default_str();
+  c->add_option("--precision", o->precision, "Floating-point precision")->check(CLI::IsMember({"f32", "f64"}))->capture_default_str();
+  c->add_option("--integrator", o->integrator, "Time integrator")->check(CLI::IsMember({"euler", "rk4", "rush-larsen"}))->capture_default_str();
+  c->add_option("--seed", o->seed, "Seed of the noise")->capture_default_str();
+  c->add_option("--output", o->output, "HDF5 output file")->capture_default_str();
+  c->add_option("--backend", o->backend, "Execution space: default, or one of " + enabled_backend_names())->capture_default_str();
+  c->add_flag("--progress", o->progress, "Show progress on stderr (automatic for long runs on a terminal)");
+  c->add_flag("--quiet", o->quiet, "Print nothing on success");
+  c->callback([&action, o] {
+    action = [o] {
+      require(o->neurons > 0, "--neurons must be > 0, got " + std::to_string(o->neurons));
+      require_positive("--dt-ms", o->dt_ms);
+      require_positive("--t-ms", o->t_ms);
+      require(o->t_ms >= o->dt_ms, "--t-ms must be >= --dt-ms (at least one step)");
+      require(o->every >= 1, "--every must be >= 1, got " + std::to_string(o->every));
+      require_finite("--threshold-mv", o->threshold_mv);
+      require(o->max_spikes >= 0, "--max-spikes must be >= 0");
+      return dispatch_backend(o->backend, [&](const auto& exec) {
+        return o->precision == "f64" ? run_hh<double>(exec, *o) : run_hh<float>(exec, *o);
+      });
+    };
+  });
+}
+
+}  // namespace portasim::cli
