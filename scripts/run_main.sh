@@ -25,5 +25,10 @@ portasim=build/$preset/src/cli/portasim
 echo "== portasim info" >&2
 "$portasim" info --output "$out/info.json"
 
+echo "== hh: f-I sweep of 200 neurons over 0..20 uA/cm^2, 200 ms, V every 10 steps" >&2
+"$portasim" hh --neurons 200 --amplitude 0:20 --t-ms 200 --dt-ms 0.01 --record v --every 10 \
+  --output "$out/hh_sweep.h5"
+/usr/bin/python3 scripts/plot_hh.py "$out/hh_sweep.h5" --output-prefix "$out/hh_sweep"
+
 echo "== outputs in $out/:" >&2
 ls -l "$out" >&2

@@ -36,6 +36,8 @@ struct HHOptions {
   int max_spikes = 0;
   std::string precision = "f32";
   std::string integrator = "rk4";
+  double rtol = 1e-6;
+  double atol = 1e-6;
   std::uint64_t seed = 0;
   std::string output = "hh.h5";
   std::string backend = "default";
@@ -70,6 +72,7 @@ hh::Trace trace_of(const std::string& record) {
 hh::Integrator integrator_of(const std::string& name) {
   if (name == "euler") return hh::Integrator::euler;
   if (name == "rush-larsen") return hh::Integrator::rush_larsen;
+  if (name == "rk45") return hh::Integrator::rk45;
   return hh::Integrator::rk4;
 }
 
@@ -92,6 +95,8 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
   config.t_ms = o.t_ms;
   config.dt_ms = o.dt_ms;
   config.integrator = integrator_of(o.integrator);
+  config.relative_tolerance = o.rtol;
+  config.absolute_tolerance = o.atol;
   config.trace = trace_of(o.record);
   config.every = o.every;
   config.detect_spikes = o.record != "none";
@@ -221,7 +226,9 @@ void add_hh_command(CLI::App& app, Action& action) {
   c->add_option("--threshold-mv", o->threshold_mv, "Spike threshold (upward crossing)")->capture_default_str();
   c->add_option("--max-spikes", o->max_spikes, "Spike times stored per neuron (0: enough for 400 Hz)")->capture_default_str();
   c->add_option("--precision", o->precision, "Floating-point precision")->check(CLI::IsMember({"f32", "f64"}))->capture_default_str();
-  c->add_option("--integrator", o->integrator, "Time integrator")->check(CLI::IsMember({"euler", "rk4", "rush-larsen"}))->capture_default_str();
+  c->add_option("--integrator", o->integrator, "Time integrator")->check(CLI::IsMember({"euler", "rk4", "rush-larsen", "rk45"}))->capture_default_str();
+  c->add_option("--rtol", o->rtol, "rk45 relative tolerance")->capture_default_str();
+  c->add_option("--atol", o->atol, "rk45 absolute tolerance")->capture_default_str();
   c->add_option("--seed", o->seed, "Seed of the noise")->capture_default_str();
   c->add_option("--output", o->output, "HDF5 output file")->capture_default_str();
   c->add_option("--backend", o->backend, "Execution space: default, or one of " + enabled_backend_names())->capture_default_str();

@@ -11,6 +11,7 @@ const char* to_string(Integrator integrator) noexcept {
     case Integrator::euler: return "euler";
     case Integrator::rk4: return "rk4";
     case Integrator::rush_larsen: return "rush-larsen";
+    case Integrator::rk45: return "rk45";
   }
   return "unknown";
 }
@@ -44,6 +45,8 @@ void validate(const Config& config) {
   require(config.every >= 1, "record interval 'every' must be >= 1, got " + std::to_string(config.every));
   require_finite("spike threshold (mV)", config.threshold_mv);
   require(config.max_spikes_per_neuron >= 0, "max spikes per neuron must be >= 0");
+  require_positive("rk45 relative tolerance", config.relative_tolerance);
+  require_positive("rk45 absolute tolerance", config.absolute_tolerance);
   require(config.trace_chunk_bytes > 0, "trace chunk size must be > 0 bytes");
   const Parameters& p = config.parameters;
   require_positive("membrane capacitance", p.capacitance);

@@ -74,6 +74,7 @@ TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_rk4_double) { backend_agrees_w
 TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_noise_double) { backend_agrees_with_serial<double, TEST_EXECSPACE>(Integrator::rk4, 1.0); }
 TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_euler_double) { backend_agrees_with_serial<double, TEST_EXECSPACE>(Integrator::euler, 0.0); }
 TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_rush_larsen_double) { backend_agrees_with_serial<double, TEST_EXECSPACE>(Integrator::rush_larsen, 0.0); }
+TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_rk45_double) { backend_agrees_with_serial<double, TEST_EXECSPACE>(Integrator::rk45, 0.0); }
 
 // float vs double: same spike counts on the standard sweep, spike times within 0.01 ms.
 template <class Exec>
@@ -89,8 +90,8 @@ void float_matches_double() {
 }
 TEST(TEST_CATEGORY, hh_float_matches_double) { float_matches_double<TEST_EXECSPACE>(); }
 
-// The integrators converge to the same answer: spike times of Euler and Rush-Larsen at
-// dt = 0.001 against RK4.
+// The integrators converge to the same answer: spike times of Euler, Rush-Larsen and RK45
+// at dt = 0.001 against RK4.
 template <class Exec>
 void integrators_agree_at_small_dt() {
   Config config = sweep_config(8);
@@ -98,7 +99,7 @@ void integrators_agree_at_small_dt() {
   config.dt_ms = 0.001;
   const auto stimulus = StimulusOn<double, Exec>::generate(sweep_stimulus());
   const auto rk4 = run_hh<double, Exec>(config, stimulus);
-  for (Integrator other : {Integrator::euler, Integrator::rush_larsen}) {
+  for (Integrator other : {Integrator::euler, Integrator::rush_larsen, Integrator::rk45}) {
     config.integrator = other;
     const auto r = run_hh<double, Exec>(config, stimulus);
     for (std::size_t k = 0; k < rk4.v.size(); ++k) {
@@ -109,6 +110,31 @@ void integrators_agree_at_small_dt() {
   }
 }
 TEST(TEST_CATEGORY, hh_integrators_agree_at_small_dt) { integrators_agree_at_small_dt<TEST_EXECSPACE>(); }
+
+// RK45 on a coarse output grid (dt = 0.1 ms, where fixed-step RK4 drifts) stays close to a
+// fine RK4 reference: the substeps adapt inside each output step.
+template <class Exec>
+void rk45_adapts_on_a_coarse_grid() {
+  Config fine = sweep_config(8);
+  fine.t_ms = 40;
+  fine.dt_ms = 0.001;
+  const auto stimulus = StimulusOn<double, Exec>::generate(sweep_stimulus());
+  const auto reference = run_hh<double, Exec>(fine, stimulus);
+  Config coarse = fine;
+  coarse.dt_ms = 0.1;
+  coarse.integrator = Integrator::rk45;
+  coarse.relative_tolerance = coarse.absolute_tolerance = 1e-8;
+  const auto adaptive = run_hh<double, Exec>(coarse, stimulus);
+  for (std::size_t k = 0; k < reference.v.size(); ++k) {
+    ASSERT_EQ(adaptive.spike_count[k], reference.spike_count[k]) << "neuron " << k;
+    const auto a = adaptive.spikes_of(k), b = reference.spikes_of(k);
+    // Spike times interpolate linearly between 0.1 ms samples: that, not the integration,
+    // bounds their agreement.
+    for (std::size_t j = 0; j < a.size(); ++j) EXPECT_NEAR(a[j], b[j], 0.02) << "neuron " << k;
+    EXPECT_NEAR(adaptive.v[k], reference.v[k], 1e-3) << "neuron " << k;
+  }
+}
+TEST(TEST_CATEGORY, hh_rk45_adapts_on_a_coarse_grid) { rk45_adapts_on_a_coarse_grid<TEST_EXECSPACE>(); }
 
 // Stimulus forms that describe the same current give the same result.
 template <class Exec>
@@ -296,6 +322,7 @@ void bad_configs_are_rejected() {
   rejects([](Config& c) { c.every = 0; });
   rejects([](Config& c) { c.initial.m0 = 1.5; });
   rejects([](Config& c) { c.parameters.capacitance = 0; });
+  rejects([](Config& c) { c.relative_tolerance = 0; });
 }
 TEST(TEST_CATEGORY, hh_bad_configs_are_rejected) { bad_configs_are_rejected<TEST_EXECSPACE>(); }
 

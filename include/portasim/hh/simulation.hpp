@@ -27,6 +27,10 @@ struct Config {
   double t_ms = 50.0;
   double dt_ms = 0.01;  // n_steps = round(T / dt)
   Integrator integrator = Integrator::rk4;
+  // rk45 only: per-component error tolerances (V in mV, gates dimensionless); float runs
+  // use at least 1e-5 relative, about a hundred times float's rounding.
+  double relative_tolerance = 1e-6;
+  double absolute_tolerance = 1e-6;
   Parameters parameters;
   InitialState initial;
   Trace trace = Trace::none;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "portasim/core/error.hpp"
 #include "portasim/core/event.hpp"
@@ -86,6 +87,7 @@ struct AdvanceNeurons {
   Kokkos::View<Scalar*, MemorySpace> v, m, h, n;
   StimulusEvaluator<Scalar, MemorySpace> stimulus;
   Membrane<Scalar> membrane;
+  AdaptiveControl<Scalar> control;  // rk45 only
   Scalar dt;
   std::int64_t first_step, end_step;
   int trace_variables;  // 0, 1 (V) or 4 (V, m, h, n)
@@ -116,10 +118,14 @@ struct AdvanceNeurons {
     const std::int32_t capacity = static_cast<std::int32_t>(spike_slots.extent(1));
     if (trace_variables > 0 && first_step == 0) record(0, k, s);
     int until_sample = every;
+    Scalar substep = dt;  // rk45: the last accepted substep, carried across output steps
     std::int64_t next_sample = first_step / every + 1;
     for (std::int64_t i = first_step; i < end_step; ++i) {
       const Scalar before = s.v;
-      s = step<Method>(membrane, s, current.current(i), dt);
+      if constexpr (Method == Integrator::rk45)
+        s = dormand_prince_step(membrane, s, current.current(i), dt, substep, control);
+      else
+        s = step<Method>(membrane, s, current.current(i), dt);
       if (detect_spikes && before < threshold && s.v >= threshold) {
         if (count < capacity) {
           const double fraction = static_cast<double>(threshold - before) / static_cast<double>(s.v - before);
@@ -253,6 +259,7 @@ class Simulation {
       case Integrator::euler: integrate<Integrator::euler>(r, slots, sink); break;
       case Integrator::rk4: integrate<Integrator::rk4>(r, slots, sink); break;
       case Integrator::rush_larsen: integrate<Integrator::rush_larsen>(r, slots, sink); break;
+      case Integrator::rk45: integrate<Integrator::rk45>(r, slots, sink); break;
     }
     m_exec.fence();
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -273,6 +280,9 @@ class Simulation {
     f.stimulus = m_evaluator;
     f.membrane = Membrane<Scalar>::from(m_config.parameters);
     f.dt = static_cast<Scalar>(m_config.dt_ms);
+    const double relative_floor = std::is_same_v<Scalar, float> ? 1e-5 : 0.0;
+    f.control = {static_cast<Scalar>(std::max(m_config.relative_tolerance, relative_floor)),
+                 static_cast<Scalar>(m_config.absolute_tolerance), 10000};
     f.trace_variables = 0;
     f.every = m_config.every;
     f.first_row = 0;
