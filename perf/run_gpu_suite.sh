@@ -3,7 +3,7 @@
 # (scripts/stage_for_device.sh) and the CuPy peers (shared/peers copied to PEERS_DIR), so
 # that our figures and theirs come from one machine and one run.
 # usage: perf/run_gpu_suite.sh STAGE_DIR OUT_DIR PART...
-#   parts: info tests sanitize overlap hh hh-peer
+#   parts: info tests sanitize overlap hh hh-integrators hh-peer
 set -u
 stage=$1 out=$2
 shift 2
@@ -35,6 +35,8 @@ for part in "$@"; do
       "$stage/bin/portasim_bench_overlap" --benchmark_out="$out/overlap.json" --benchmark_out_format=json || status=1 ;;
     hh)
       "$stage/bin/portasim_bench_hh" --benchmark_out="$out/hh.json" --benchmark_out_format=json || status=1 ;;
+    hh-integrators)
+      "$stage/bin/portasim_bench_hh_integrators" --benchmark_out="$out/hh_integrators.json" --benchmark_out_format=json || status=1 ;;
     hh-peer)
       PYTHONUNBUFFERED=1 python3 "$peers/hh_cupy.py" 10000 100000 1000000 | tee "$out/hh_cupy.jsonl" || status=1 ;;
     *) echo "unknown part $part"; status=2 ;;

@@ -50,6 +50,13 @@ double v_tolerance_mv() {
   return std::is_same_v<Scalar, float> ? 0.05 : 1e-6;
 }
 
+// Spike times: float rounding differences grow over 50 ms to ~3e-4 ms (seen on an H200).
+template <class Scalar, class Exec>
+double spike_time_tolerance_ms() {
+  if (is_host_backend<Exec>()) return 0.0;
+  return std::is_same_v<Scalar, float> ? 2e-3 : 1e-6;
+}
+
 template <class Scalar, class Exec>
 void backend_agrees_with_serial(Integrator integrator, double noise_sd) {
   Config config = sweep_config();
@@ -58,13 +65,14 @@ void backend_agrees_with_serial(Integrator integrator, double noise_sd) {
   const auto reference = run_hh<Scalar, Kokkos::Serial>(config, StimulusOn<Scalar, Kokkos::Serial>::generate(stimulus));
   const auto result = run_hh<Scalar, Exec>(config, StimulusOn<Scalar, Exec>::generate(stimulus));
   const double tolerance = v_tolerance_mv<Scalar, Exec>();
+  const double time_tolerance = spike_time_tolerance_ms<Scalar, Exec>();
   int spiking = 0;
   for (std::size_t k = 0; k < reference.v.size(); ++k) {
     ASSERT_EQ(result.spike_count[k], reference.spike_count[k]) << "neuron " << k;
     spiking += reference.spike_count[k] > 0;
     EXPECT_LE(std::fabs(double(result.v[k]) - double(reference.v[k])), tolerance) << "neuron " << k;
     const auto a = result.spikes_of(k), b = reference.spikes_of(k);
-    for (std::size_t j = 0; j < a.size(); ++j) EXPECT_NEAR(a[j], b[j], tolerance > 0 ? 1e-4 : 0.0);
+    for (std::size_t j = 0; j < a.size(); ++j) EXPECT_NEAR(a[j], b[j], time_tolerance);
   }
   EXPECT_GT(spiking, 32) << "the sweep should make most neurons fire";
 }

@@ -45,6 +45,7 @@ void rates_are_finite_and_accurate(double tolerance) {
   const std::size_t count = voltages.size();
   Kokkos::View<Scalar*, typename Exec::memory_space> v("v", count), am("am", count), an("an", count);
   Kokkos::View<int*, typename Exec::memory_space> finite("finite", count);
+  Kokkos::View<Scalar* [4], typename Exec::memory_space> others("others", count);
   auto v_host = Kokkos::create_mirror_view(v);
   for (std::size_t i = 0; i < count; ++i) v_host(i) = static_cast<Scalar>(voltages[i]);
   Kokkos::deep_copy(v, v_host);
@@ -54,18 +55,25 @@ void rates_are_finite_and_accurate(double tolerance) {
         const auto r = portasim::hh::gate_rates(v(i));
         am(i) = r.alpha_m;
         an(i) = r.alpha_n;
+        others(i, 0) = r.beta_m / portasim::hh::beta_m(v(i));
+        others(i, 1) = r.alpha_h / portasim::hh::alpha_h(v(i));
+        others(i, 2) = r.beta_h / portasim::hh::beta_h(v(i));
+        others(i, 3) = r.beta_n / portasim::hh::beta_n(v(i));
         finite(i) = m::isfinite(r.alpha_m) && m::isfinite(r.beta_m) && m::isfinite(r.alpha_h) &&
                     m::isfinite(r.beta_h) && m::isfinite(r.alpha_n) && m::isfinite(r.beta_n);
       });
   auto am_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), am);
   auto an_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), an);
   auto finite_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), finite);
+  auto others_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), others);
   for (std::size_t i = 0; i < count; ++i) {
     const long double vi = static_cast<long double>(v_host(i));  // the voltage actually used
     ASSERT_TRUE(finite_host(i)) << "V = " << vi;
     const long double ref_m = reference_alpha_m(vi), ref_n = reference_alpha_n(vi);
     EXPECT_LE(std::fabs((am_host(i) - ref_m) / ref_m), tolerance) << "alpha_m at V = " << static_cast<double>(vi);
     EXPECT_LE(std::fabs((an_host(i) - ref_n) / ref_n), tolerance) << "alpha_n at V = " << static_cast<double>(vi);
+    for (int j = 0; j < 4; ++j)  // the other rates: shared exponentials vs one each
+      EXPECT_NEAR(others_host(i, j), 1.0, tolerance) << "rate " << j << " at V = " << static_cast<double>(vi);
   }
 }
 

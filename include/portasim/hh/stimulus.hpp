@@ -103,7 +103,7 @@ struct StimulusEvaluator {
         const std::int64_t since_on = sample - s.on_sample;
         const bool pulse_on = s.period_samples <= 0 || since_on % s.period_samples < s.width_samples;
         if (pulse_on) value = amplitude;
-        value += s.ramp_per_sample * static_cast<double>(since_on);
+        if (s.ramp_per_sample != 0.0) value += s.ramp_per_sample * static_cast<double>(since_on);
       }
       if (s.noise_sd != 0.0)
         value += s.noise_sd * counter_normal(s.seed, static_cast<std::uint64_t>(neuron),
