@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -48,10 +49,10 @@ struct HHOptions {
 // "A" or "A0:A1" (a linspace over the neurons).
 std::pair<double, double> parse_amplitude(const std::string& text) {
   auto parse = [&](const std::string& part) {
-    std::istringstream in(part);
-    double value = 0;
-    in >> value;
-    require(!in.fail() && in.eof(), "--amplitude '" + text + "' is not a number or a range A0:A1");
+    char* end = nullptr;
+    const double value = std::strtod(part.c_str(), &end);
+    require(!part.empty() && end == part.c_str() + part.size(),
+            "--amplitude '" + text + "' is not a number or a range A0:A1");
     require_finite("--amplitude", value);
     return value;
   };

@@ -183,6 +183,29 @@ void stimulus_forms_agree() {
 }
 TEST(TEST_CATEGORY, hh_stimulus_forms_agree) { stimulus_forms_agree<TEST_EXECSPACE>(); }
 
+// A generated ramp equals the same ramp given as a trace: slope 0.5 uA/cm^2 per ms from
+// 2 ms on, on top of a 1 uA/cm^2 step.
+template <class Exec>
+void ramp_equals_its_trace() {
+  using S = StimulusOn<double, Exec>;
+  Config config = sweep_config(1);
+  config.t_ms = 40;
+  portasim::hh::GeneratedStimulus g;
+  g.amplitude_first = g.amplitude_last = 1.0;
+  g.step_on_ms = 2.0;
+  g.ramp_per_ms = 0.5;
+  const auto generated = run_hh<double, Exec>(config, S::generate(g));
+  const std::int64_t steps = portasim::hh::step_count(config);
+  std::vector<double> trace(static_cast<std::size_t>(steps), 0.0);
+  for (std::int64_t i = 200; i < steps; ++i)
+    trace[static_cast<std::size_t>(i)] = 1.0 + 0.5 * config.dt_ms * static_cast<double>(i - 200);
+  const auto traced = run_hh<double, Exec>(config, S::shared_trace(portasim::testing::device_trace<double, typename Exec::memory_space>(trace)));
+  EXPECT_NEAR(generated.v[0], traced.v[0], 1e-9);
+  EXPECT_EQ(generated.spike_count[0], traced.spike_count[0]);
+  EXPECT_GT(generated.spike_count[0], 0) << "a ramp to 20 uA/cm^2 fires";
+}
+TEST(TEST_CATEGORY, hh_ramp_equals_its_trace) { ramp_equals_its_trace<TEST_EXECSPACE>(); }
+
 // Generated pulses, ramps, windows and noise behave as documented.
 template <class Exec>
 void generated_stimulus_shapes() {
