@@ -30,5 +30,10 @@ echo "== hh: f-I sweep of 200 neurons over 0..20 uA/cm^2, 200 ms, V every 10 ste
   --output "$out/hh_sweep.h5"
 /usr/bin/python3 scripts/plot_hh.py "$out/hh_sweep.h5" --output-prefix "$out/hh_sweep"
 
+echo "== life: 256 x 256 torus, 200 generations in chunks of 50, .npy chunk files and HDF5" >&2
+"$portasim" life --width 256 --height 256 --steps 200 --chunk-size 50 --seed 42 --output "$out/life.npy"
+"$portasim" life --width 256 --height 256 --steps 200 --chunk-size 50 --seed 42 --engine bits --output "$out/life.h5"
+/usr/bin/python3 scripts/render_life.py "$out/life.h5" --output "$out/life"
+
 echo "== outputs in $out/:" >&2
 ls -l "$out" >&2

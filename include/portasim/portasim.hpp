@@ -3,3 +3,4 @@
 
 #include "portasim/core/core.hpp"
 #include "portasim/hh/hh.hpp"
+#include "portasim/life/life.hpp"

@@ -13,5 +13,6 @@ using Action = std::function<int()>;
 // Every add_*_command appends the sub-command and stores its action for dispatch.
 void add_info_command(CLI::App& app, Action& action);
 void add_hh_command(CLI::App& app, Action& action);
+void add_life_command(CLI::App& app, Action& action);
 
 }  // namespace portasim::cli

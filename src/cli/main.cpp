@@ -25,6 +25,7 @@ int main(int argc, char* argv[]) {
   cli::Action action;
   cli::add_info_command(app, action);
   cli::add_hh_command(app, action);
+  cli::add_life_command(app, action);
 
   try {
     app.parse(argc, argv);

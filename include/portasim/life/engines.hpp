@@ -1,0 +1,193 @@
+#pragma once
+// One generation of B3/S23 on the device, every kernel on the given instance.
+// step_bytes: one byte per cell; any width and height, including tori narrower than 3 cells
+//   (np.roll semantics: a neighbour may be counted more than once). Rows whose width is a
+//   multiple of 8 take a SWAR path, eight cells per 64-bit word, with identical results.
+// step_bits: 64 cells per word, neighbour counts by bitwise adders; width % 64 == 0.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+#include "portasim/core/error.hpp"
+#include "portasim/life/grid.hpp"
+#include "portasim/life/rules.hpp"
+
+namespace portasim::life {
+
+namespace impl {
+
+KOKKOS_INLINE_FUNCTION std::int64_t wrap(std::int64_t i, std::int64_t n) {
+  return i < 0 ? i + n : (i >= n ? i - n : i);
+}
+
+// (row, column) of a flat index; 32-bit division when it fits, which GPUs do several times
+// faster than 64-bit division.
+KOKKOS_INLINE_FUNCTION void split_index(std::int64_t index, std::int64_t columns, std::int64_t& row, std::int64_t& column) {
+  if (index < (std::int64_t(1) << 32) && columns < (std::int64_t(1) << 32)) {
+    const std::uint32_t r = static_cast<std::uint32_t>(index) / static_cast<std::uint32_t>(columns);
+    row = r;
+    column = index - static_cast<std::int64_t>(r) * columns;
+  } else {
+    row = index / columns;
+    column = index % columns;
+  }
+}
+
+// One cell per thread, any shape.
+template <class InView, class OutView>
+struct StepCells {
+  InView in;
+  OutView out;
+  std::int64_t height, width;
+  bool torus;
+
+  KOKKOS_INLINE_FUNCTION std::uint8_t at(std::int64_t y, std::int64_t x) const {
+    if (torus) return in(wrap(y, height), wrap(x, width));
+    return (y < 0 || y >= height || x < 0 || x >= width) ? std::uint8_t(0) : in(y, x);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t cell) const {
+    std::int64_t y, x;
+    split_index(cell, width, y, x);
+    int n = 0;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx)
+        if (dy != 0 || dx != 0) n += at(y + dy, x + dx);
+    out(y, x) = next_cell(in(y, x), n);
+  }
+};
+
+// Eight cells per thread through 64-bit loads (width % 8 == 0, width >= 8).
+template <class InView, class OutView>
+struct StepByteWords {
+  InView in;  // the grid as words: (height, width / 8)
+  OutView out;
+  std::int64_t height, words;
+  bool torus;
+
+  KOKKOS_INLINE_FUNCTION std::uint64_t word(std::int64_t y, std::int64_t k) const {
+    if (torus) return in(wrap(y, height), wrap(k, words));
+    return (y < 0 || y >= height || k < 0 || k >= words) ? std::uint64_t(0) : in(y, k);
+  }
+  // Sum of a cell and its two horizontal neighbours, per byte (little-endian: byte j is
+  // column 8k + j, so the left neighbour of byte 0 is the top byte of the word before).
+  KOKKOS_INLINE_FUNCTION std::uint64_t row_sum(std::int64_t y, std::int64_t k) const {
+    const std::uint64_t w = word(y, k);
+    const std::uint64_t left = (w << 8) | (word(y, k - 1) >> 56);
+    const std::uint64_t right = (w >> 8) | (word(y, k + 1) << 56);
+    return left + w + right;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
+    std::int64_t y, k;
+    split_index(index, words, y, k);
+    const std::uint64_t centre = in(y, k);
+    const std::uint64_t neighbours = row_sum(y - 1, k) + row_sum(y, k) + row_sum(y + 1, k) - centre;
+    out(y, k) = next_bytes(centre, neighbours);
+  }
+};
+
+template <class InView, class OutView>
+struct StepBits {
+  InView in;  // (height, width / 64)
+  OutView out;
+  std::int64_t height, words;
+  bool torus;
+
+  KOKKOS_INLINE_FUNCTION std::uint64_t word(std::int64_t y, std::int64_t k) const {
+    if (torus) return in(wrap(y, height), wrap(k, words));
+    return (y < 0 || y >= height || k < 0 || k >= words) ? std::uint64_t(0) : in(y, k);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
+    std::int64_t y, k;
+    split_index(index, words, y, k);
+    std::uint64_t row[3], left[3], right[3];
+    for (int r = 0; r < 3; ++r) {
+      const std::uint64_t w = word(y + r - 1, k);
+      row[r] = w;
+      left[r] = (w << 1) | (word(y + r - 1, k - 1) >> 63);   // column x - 1
+      right[r] = (w >> 1) | (word(y + r - 1, k + 1) << 63);  // column x + 1
+    }
+    out(y, k) = next_bits(row[1], left[0], row[0], right[0], left[1], right[1], left[2], row[2], right[2]);
+  }
+};
+
+}  // namespace impl
+
+template <class ExecutionSpace, class InView, class OutView>
+void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in, const OutView& out) {
+  const std::int64_t height = static_cast<std::int64_t>(in.extent(0));
+  const std::int64_t width = static_cast<std::int64_t>(in.extent(1));
+  using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+  const bool torus = boundary == Boundary::torus;
+  if (width % 8 == 0 && width >= 8) {
+    using memory = typename InView::memory_space;
+    const std::int64_t words = width / 8;
+    Kokkos::View<const std::uint64_t**, Kokkos::LayoutRight, memory, Kokkos::MemoryTraits<Kokkos::Unmanaged>> in_words(
+        reinterpret_cast<const std::uint64_t*>(in.data()), height, words);
+    Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, memory, Kokkos::MemoryTraits<Kokkos::Unmanaged>> out_words(
+        reinterpret_cast<std::uint64_t*>(out.data()), height, words);
+    Kokkos::parallel_for("portasim::life::step_bytes_swar", policy(exec, 0, height * words),
+                         impl::StepByteWords<decltype(in_words), decltype(out_words)>{in_words, out_words, height, words, torus});
+  } else {
+    Kokkos::parallel_for("portasim::life::step_bytes", policy(exec, 0, height * width),
+                         impl::StepCells<InView, OutView>{in, out, height, width, torus});
+  }
+}
+
+template <class ExecutionSpace, class InView, class OutView>
+void step_bits(const ExecutionSpace& exec, Boundary boundary, const InView& in, const OutView& out) {
+  const std::int64_t height = static_cast<std::int64_t>(in.extent(0));
+  const std::int64_t words = static_cast<std::int64_t>(in.extent(1));
+  using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for("portasim::life::step_bits", policy(exec, 0, height * words),
+                       impl::StepBits<InView, OutView>{in, out, height, words, boundary == Boundary::torus});
+}
+
+// Byte grid (height, width) <-> word grid (height, width / 64); width % 64 == 0.
+template <class ExecutionSpace, class ByteView, class WordView>
+void pack_bits(const ExecutionSpace& exec, const ByteView& bytes, const WordView& words) {
+  using policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for(
+      "portasim::life::pack_bits", policy(exec, {0, 0}, {std::int64_t(words.extent(0)), std::int64_t(words.extent(1))}),
+      KOKKOS_LAMBDA(const std::int64_t y, const std::int64_t k) {
+        std::uint64_t w = 0;
+        for (int j = 0; j < 64; ++j) w |= std::uint64_t(bytes(y, 64 * k + j) != 0) << j;
+        words(y, k) = w;
+      });
+}
+
+template <class ExecutionSpace, class WordView, class ByteView>
+void unpack_bits(const ExecutionSpace& exec, const WordView& words, const ByteView& bytes) {
+  using policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for(
+      "portasim::life::unpack_bits", policy(exec, {0, 0}, {std::int64_t(bytes.extent(0)), std::int64_t(bytes.extent(1))}),
+      KOKKOS_LAMBDA(const std::int64_t y, const std::int64_t x) {
+        bytes(y, x) = static_cast<std::uint8_t>((words(y, x / 64) >> (x % 64)) & 1u);
+      });
+}
+
+template <class ExecutionSpace, class ByteView>
+std::int64_t population_of_bytes(const ExecutionSpace& exec, const ByteView& grid) {
+  std::int64_t population = 0;
+  const std::int64_t width = static_cast<std::int64_t>(grid.extent(1));
+  Kokkos::parallel_reduce(
+      "portasim::life::population",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, std::int64_t(grid.extent(0)) * width),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) { sum += grid(i / width, i % width) != 0; }, population);
+  exec.fence();
+  return population;
+}
+
+template <class ExecutionSpace, class WordView>
+std::int64_t population_of_words(const ExecutionSpace& exec, const WordView& grid) {
+  std::int64_t population = 0;
+  const std::int64_t words = static_cast<std::int64_t>(grid.extent(1));
+  Kokkos::parallel_reduce(
+      "portasim::life::population_bits",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, std::int64_t(grid.extent(0)) * words),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) { sum += popcount64(grid(i / words, i % words)); }, population);
+  exec.fence();
+  return population;
+}
+
+}  // namespace portasim::life

@@ -1,0 +1,87 @@
+#pragma once
+// The streaming Game of Life: generations are computed in chunks on one instance while two
+// copy instances move finished chunks to pinned host memory and the host hands the chunk
+// before to a sink (files), so compute, transfer and output overlap. Device and host
+// memory are O(chunk x height x width), independent of the number of steps.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <vector>
+
+#include "portasim/core/error.hpp"
+#include "portasim/core/execution_spaces.hpp"
+#include "portasim/life/grid.hpp"
+
+namespace portasim::life {
+
+struct Config {
+  std::int64_t width = 100;
+  std::int64_t height = 100;
+  std::int64_t steps = 100;      // generations after generation 0
+  std::int64_t chunk_size = 10;  // generations per chunk
+  Boundary boundary = Boundary::torus;
+  Engine engine = Engine::bytes;
+  std::int64_t every = 1;      // hand over every k-th generation only
+  bool packed_output = false;  // hand over 8 cells per byte (numpy.packbits, bitorder 'little')
+};
+
+void validate(const Config& config);
+
+// A run of recorded generations in pinned host memory: `count` grids of height x row_bytes
+// bytes (row_bytes = width, or width / 8 when packed), generations[i] numbering each.
+struct Chunk {
+  std::int64_t first_generation = 0;  // first and last generation the chunk covers
+  std::int64_t last_generation = 0;
+  std::int64_t count = 0;
+  const std::int64_t* generations = nullptr;
+  const std::uint8_t* data = nullptr;
+  std::int64_t height = 0;
+  std::int64_t row_bytes = 0;
+  bool packed = false;
+};
+
+class ChunkSink {
+ public:
+  virtual ~ChunkSink() = default;
+  virtual void write(const Chunk& chunk) = 0;
+};
+
+struct RunStats {
+  std::int64_t first_generation = 0;  // generation of the initial grid
+  std::int64_t last_generation = 0;
+  std::int64_t final_population = 0;
+  std::int64_t chunks = 0;
+  double seconds = 0;          // wall time of the whole pipeline
+  double compute_seconds = 0;  // device time of the generation kernels (events)
+  double copy_seconds = 0;     // device time of the device-to-host copies (events)
+  double write_seconds = 0;    // host time in the sink
+  double cells_per_second() const;
+  // (compute + copy + write) / wall: 1 = nothing overlapped; up to 3 when all three do.
+  double overlap_ratio() const { return seconds > 0 ? (compute_seconds + copy_seconds + write_seconds) / seconds : 0.0; }
+  std::int64_t cells = 0;  // width x height
+};
+
+// Generation `start_generation` is `initial`; the run computes up to config.steps and hands
+// recorded generations to `sink` (may be null). Generation 0 itself is handed over as a
+// chunk of its own when start_generation == 0. The final grid is copied to `final_grid` if
+// given (same shape as `initial`).
+template <class ExecutionSpace>
+RunStats run(const ExecutionSpace& exec, const Config& config,
+             const ByteGrid<typename ExecutionSpace::memory_space>& initial, std::int64_t start_generation,
+             ChunkSink* sink, const ByteGrid<typename ExecutionSpace::memory_space>* final_grid = nullptr);
+
+// A random grid: cell (y, x) is alive when a counter-based uniform draw keyed by
+// (seed, y * width + x) is below `density`, identical on every backend.
+template <class ExecutionSpace>
+void fill_random(const ExecutionSpace& exec, const ByteGrid<typename ExecutionSpace::memory_space>& grid,
+                 double density, std::uint64_t seed);
+
+#define PORTASIM_LIFE_DECLARE(SPACE)                                                                   \
+  extern template RunStats run<SPACE>(const SPACE&, const Config&, const ByteGrid<SPACE::memory_space>&, \
+                                      std::int64_t, ChunkSink*, const ByteGrid<SPACE::memory_space>*);   \
+  extern template void fill_random<SPACE>(const SPACE&, const ByteGrid<SPACE::memory_space>&, double,    \
+                                          std::uint64_t);
+PORTASIM_FOR_EACH_EXECUTION_SPACE(PORTASIM_LIFE_DECLARE)
+
+}  // namespace portasim::life

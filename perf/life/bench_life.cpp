@@ -1,0 +1,127 @@
+// Game of Life throughput (cells per second) of both engines over grid sizes, and the
+// streaming pipeline writing every generation.
+//   BM_life_engine/{byte,bits}/side: generations on the device only, torus, random grid of
+//     density 0.5 (targets on an H200 at 16384^2: byte >= 1e12, bits >= 5e12 cells/s).
+//   BM_life_pipeline/{discard,npy}/side: every generation handed over through pinned memory,
+//     either dropped on the host (the pipeline's own ceiling: pinned D2H) or written as .npy
+//     chunk files to PORTASIM_BENCH_DIR (default /tmp). Counters: output GB/s and
+//     (compute + copy + write) / wall per run (1 = serial, > 1 = overlapped).
+// PORTASIM_BENCH_MAX_SIDE caps the sides (default 32768 on GPUs, 4096 on CPUs).
+#include <benchmark/benchmark.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "portasim/core/event_timer.hpp"
+#include "portasim/life/engines.hpp"
+#include "portasim/life/outputs.hpp"
+#include "portasim/life/simulation.hpp"
+
+namespace portasim_bench_life {
+
+using Exec = Kokkos::DefaultExecutionSpace;
+using memory = Exec::memory_space;
+constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory>::accessible;
+
+std::int64_t max_side() {
+  if (const char* cap = std::getenv("PORTASIM_BENCH_MAX_SIDE")) return std::atoll(cap);
+  return on_host ? 4096 : 32768;
+}
+
+void BM_life_engine(benchmark::State& state, portasim::life::Engine engine) {
+  const std::int64_t side = state.range(0);
+  Exec exec;
+  portasim::life::ByteGrid<memory> grid("grid", side, side);
+  portasim::life::fill_random(exec, grid, 0.5, 1);
+  const int generations = 20;
+  portasim::EventTimer<Exec> timer(exec);
+  if (engine == portasim::life::Engine::bytes) {
+    portasim::life::ByteGrid<memory> other("other", side, side);
+    for (auto _ : state) {
+      timer.start();
+      for (int g = 0; g < generations; ++g) {
+        portasim::life::step_bytes(exec, portasim::life::Boundary::torus, grid, other);
+        std::swap(grid, other);
+      }
+      timer.stop();
+      state.SetIterationTime(timer.elapsed_ms() * 1e-3);
+    }
+  } else {
+    portasim::life::WordGrid<memory> a("a", side, side / 64), b("b", side, side / 64);
+    portasim::life::pack_bits(exec, grid, a);
+    for (auto _ : state) {
+      timer.start();
+      for (int g = 0; g < generations; ++g) {
+        portasim::life::step_bits(exec, portasim::life::Boundary::torus, a, b);
+        std::swap(a, b);
+      }
+      timer.stop();
+      state.SetIterationTime(timer.elapsed_ms() * 1e-3);
+    }
+  }
+  state.counters["cells_per_s"] = benchmark::Counter(static_cast<double>(side * side) * generations,
+                                                     benchmark::Counter::kIsIterationInvariantRate);
+}
+
+class Discard : public portasim::life::ChunkSink {
+ public:
+  void write(const portasim::life::Chunk& chunk) override { checksum += chunk.data[0]; }
+  std::uint64_t checksum = 0;
+};
+
+void BM_life_pipeline(benchmark::State& state, bool to_disk) {
+  const std::int64_t side = state.range(0);
+  Exec exec;
+  portasim::life::Config config;
+  config.width = config.height = side;
+  config.steps = 64;
+  config.chunk_size = 8;
+  config.engine = side % 64 == 0 ? portasim::life::Engine::bits : portasim::life::Engine::bytes;
+  portasim::life::ByteGrid<memory> grid("grid", side, side);
+  portasim::life::fill_random(exec, grid, 0.5, 1);
+  const char* dir = std::getenv("PORTASIM_BENCH_DIR");
+  const std::string base = std::string(dir ? dir : "/tmp") + "/portasim_bench_life";
+  double overlap = 0, compute = 0, copy = 0, write = 0;
+  for (auto _ : state) {
+    Discard discard;
+    portasim::life::NpyChunkFiles files(base);
+    portasim::life::ChunkSink* sink = to_disk ? static_cast<portasim::life::ChunkSink*>(&files) : &discard;
+    const auto stats = portasim::life::run(exec, config, grid, 0, sink);
+    state.SetIterationTime(stats.seconds);
+    overlap = stats.overlap_ratio();
+    compute = stats.compute_seconds;
+    copy = stats.copy_seconds;
+    write = stats.write_seconds;
+  }
+  if (to_disk)
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(base).parent_path()))
+      if (entry.path().filename().string().rfind("portasim_bench_life_", 0) == 0) std::filesystem::remove(entry.path());
+  const double bytes = static_cast<double>(side * side) * (config.steps + 1);
+  state.counters["output_GB_per_s"] = benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["cells_per_s"] = benchmark::Counter(static_cast<double>(side * side) * config.steps, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["overlap_ratio"] = overlap;
+  state.counters["compute_s"] = compute;
+  state.counters["copy_s"] = copy;
+  state.counters["write_s"] = write;
+}
+
+void register_all() {
+  for (auto [name, engine] : {std::pair{"BM_life_engine/byte", portasim::life::Engine::bytes},
+                              std::pair{"BM_life_engine/bits", portasim::life::Engine::bits}}) {
+    auto* b = benchmark::RegisterBenchmark(name, [engine = engine](benchmark::State& s) { BM_life_engine(s, engine); });
+    for (std::int64_t side = 256; side <= max_side(); side *= 2) b->Arg(side);
+    b->ArgName("side")->UseManualTime()->Unit(benchmark::kMillisecond);
+  }
+  for (auto [name, disk] : {std::pair{"BM_life_pipeline/discard", false}, std::pair{"BM_life_pipeline/npy", true}}) {
+    auto* b = benchmark::RegisterBenchmark(name, [disk = disk](benchmark::State& s) { BM_life_pipeline(s, disk); });
+    for (std::int64_t side = 1024; side <= std::min<std::int64_t>(max_side(), 8192); side *= 2) b->Arg(side);
+    b->ArgName("side")->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
+  }
+}
+
+const bool registered = (register_all(), true);
+
+}  // namespace portasim_bench_life

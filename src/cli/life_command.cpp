@@ -1,0 +1,194 @@
+// `portasim life`: Game of Life with the streaming output pipeline, options and defaults of
+// the Python tool it replaces (100 x 100, 100 steps, chunks of 10, simulation.npy, random).
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <random>
+#include <sstream>
+
+#include "backend_dispatch.hpp"
+#include "commands.hpp"
+#include "portasim/core/hdf5_file.hpp"
+#include "portasim/life/outputs.hpp"
+#include "portasim/life/patterns.hpp"
+#include "portasim/life/simulation.hpp"
+
+namespace portasim::cli {
+
+namespace {
+
+struct LifeOptions {
+  std::int64_t width = 100;
+  std::int64_t height = 100;
+  std::int64_t steps = 100;
+  std::int64_t chunk_size = 10;
+  std::string output = "simulation.npy";
+  std::optional<std::uint64_t> seed;
+  double density = 0.5;
+  std::string boundary = "torus";
+  std::string format;  // npy, or h5; default from the output's extension
+  std::string pattern;
+  std::string pattern_offset;  // "Y,X"; default: centred
+  std::string initial;         // .npy or .h5 grid to start from
+  std::int64_t every = 1;
+  std::string engine = "byte";
+  bool packed = false;
+  bool resume = false;
+  std::string backend = "default";
+  bool quiet = false;
+};
+
+std::pair<std::int64_t, std::int64_t> parse_offset(const std::string& text) {
+  const auto comma = text.find(',');
+  require(comma != std::string::npos, "--pattern-offset '" + text + "' is not Y,X");
+  try {
+    std::size_t used_y = 0, used_x = 0;
+    const std::int64_t y = std::stoll(text.substr(0, comma), &used_y);
+    const std::int64_t x = std::stoll(text.substr(comma + 1), &used_x);
+    require(used_y == comma && used_x == text.size() - comma - 1, "--pattern-offset '" + text + "' is not Y,X");
+    return {y, x};
+  } catch (const std::logic_error&) {
+    throw_error(ErrorKind::invalid_argument, "--pattern-offset '" + text + "' is not Y,X");
+  }
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+template <class ExecutionSpace>
+int run_life(const ExecutionSpace& exec, const LifeOptions& o) {
+  using memory_space = typename ExecutionSpace::memory_space;
+  life::Config config;
+  config.width = o.width;
+  config.height = o.height;
+  config.steps = o.steps;
+  config.chunk_size = o.chunk_size;
+  config.boundary = o.boundary == "dead" ? life::Boundary::dead : life::Boundary::torus;
+  config.engine = o.engine == "bits" ? life::Engine::bits : life::Engine::bytes;
+  config.every = o.every;
+  config.packed_output = o.packed;
+  const std::string format = !o.format.empty() ? o.format : (ends_with(o.output, ".h5") ? "h5" : "npy");
+  require(format == "h5" || (o.every == 1 && !o.packed),
+          "--every and --packed need --format h5 (.npy chunk files hold every generation, one byte per cell)");
+  life::validate(config);
+  require(!(o.pattern.size() && o.initial.size()), "give --pattern or --initial, not both");
+
+  // The initial grid, fully validated before any output is touched.
+  std::optional<life::HostGrid> start;
+  std::string initial_description;
+  std::uint64_t seed = 0;
+  if (!o.pattern.empty()) {
+    const life::HostGrid pattern = ends_with(o.pattern, ".npy") ? life::read_npy(o.pattern) : life::read_rle(o.pattern);
+    std::int64_t y = (o.height - pattern.height) / 2, x = (o.width - pattern.width) / 2;
+    if (!o.pattern_offset.empty()) std::tie(y, x) = parse_offset(o.pattern_offset);
+    start = life::place(pattern, o.height, o.width, y, x);
+    initial_description = "pattern " + o.pattern + " at " + std::to_string(y) + "," + std::to_string(x);
+  } else if (!o.initial.empty()) {
+    start = ends_with(o.initial, ".h5") ? life::read_grid_h5(o.initial) : life::read_npy(o.initial);
+    require(start->height == o.height && start->width == o.width,
+            "--initial '" + o.initial + "' is " + std::to_string(start->height) + " x " + std::to_string(start->width) +
+                ", but --height/--width ask for " + std::to_string(o.height) + " x " + std::to_string(o.width));
+    initial_description = "grid " + o.initial;
+  } else {
+    require_in_range("--density", o.density, 0.0, 1.0);
+    seed = o.seed ? *o.seed : std::random_device{}();
+    initial_description = "random, density " + std::to_string(o.density) + ", seed " + std::to_string(seed);
+  }
+
+  // The sink, and where a resumed run starts.
+  std::unique_ptr<life::NpyChunkFiles> npy;
+  std::unique_ptr<life::H5ChunkFile> h5;
+  std::optional<life::ResumePoint> resume_point;
+  life::ChunkSink* sink = nullptr;
+  if (format == "npy") {
+    const std::string base = life::npy_base(o.output);
+    if (o.resume) resume_point = life::find_npy_resume_point(base);
+    {
+      io::AtomicOutput probe(life::npy_chunk_path(base, 0, 0));  // the folder must be writable
+    }
+    npy = std::make_unique<life::NpyChunkFiles>(base);
+    sink = npy.get();
+  } else {
+    life::H5RunDescription description{o.boundary, o.engine, o.seed ? std::to_string(*o.seed) : std::to_string(seed),
+                                       initial_description, o.density, o.chunk_size};
+    h5 = std::make_unique<life::H5ChunkFile>(o.output, config, description, o.resume);
+    resume_point = h5->resume_point();
+    sink = h5.get();
+  }
+  std::int64_t start_generation = 0;
+  if (resume_point) {
+    require(resume_point->grid.height == o.height && resume_point->grid.width == o.width,
+            "cannot resume from '" + resume_point->source + "': its grid is " + std::to_string(resume_point->grid.height) +
+                " x " + std::to_string(resume_point->grid.width));
+    require(resume_point->generation <= o.steps, "cannot resume: '" + resume_point->source + "' is already past --steps");
+    start = resume_point->grid;
+    start_generation = resume_point->generation;
+    if (!o.quiet) std::cout << "portasim life: resuming after generation " << start_generation << " from " << resume_point->source << "\n";
+  }
+
+  life::ByteGrid<memory_space> initial(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::life::initial")), o.height, o.width);
+  if (start) {
+    Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(start->cells.data(), o.height, o.width);
+    Kokkos::deep_copy(exec, initial, host);
+  } else {
+    life::fill_random(exec, initial, o.density, seed);
+  }
+  exec.fence();
+
+  const life::RunStats stats = life::run(exec, config, initial, start_generation, sink);
+  if (h5) h5->finish();
+
+  if (!o.quiet) {
+    std::cout << "portasim life: " << o.height << " x " << o.width << " " << o.boundary << ", generations "
+              << stats.first_generation << ".." << stats.last_generation << ", " << o.engine << " engine on "
+              << ExecutionSpace::name() << " (" << initial_description << ")\n";
+    std::cout << "  final population " << stats.final_population << "\n";
+    std::cout << "  time " << stats.seconds << " s, " << stats.cells_per_second() << " cells/s (including output), "
+              << stats.chunks << " chunks; compute " << stats.compute_seconds << " s, copy " << stats.copy_seconds
+              << " s, write " << stats.write_seconds << " s, overlap " << stats.overlap_ratio() << "\n";
+    std::cout << "  wrote " << (npy ? life::npy_base(o.output) + "_*.npy" : o.output) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_life_command(CLI::App& app, Action& action) {
+  auto o = std::make_shared<LifeOptions>();
+  auto* c = app.add_subcommand("life", "Game of Life (B3/S23) with a streaming output pipeline");
+  c->add_option("--width", o->width, "Grid width")->capture_default_str();
+  c->add_option("--height", o->height, "Grid height")->capture_default_str();
+  c->add_option("--steps", o->steps, "Generations after generation 0")->capture_default_str();
+  c->add_option("--chunk-size", o->chunk_size, "Generations per chunk (per output file)")->capture_default_str();
+  c->add_option("--output", o->output, "Output: BASE.npy (chunk files BASE_*.npy) or FILE.h5")->capture_default_str();
+  c->add_option("--seed", o->seed, "Seed of the random initial grid (default: random)");
+  c->add_option("--density", o->density, "Fraction of live cells in the random initial grid")->capture_default_str();
+  c->add_option("--boundary", o->boundary, "Torus (wrap around) or dead border")->check(CLI::IsMember({"torus", "dead"}))->capture_default_str();
+  c->add_option("--format", o->format, "npy or h5 (default: from the output's extension)")->check(CLI::IsMember({"npy", "h5"}));
+  c->add_option("--pattern", o->pattern, "Start from an RLE pattern file (or a 2-D .npy)");
+  c->add_option("--pattern-offset", o->pattern_offset, "Top-left corner Y,X of the pattern (default: centred)");
+  c->add_option("--initial", o->initial, "Start from a grid in a .npy file or an HDF5 file (/generations)");
+  c->add_option("--every", o->every, "Write every k-th generation (h5)")->capture_default_str();
+  c->add_option("--engine", o->engine, "byte: one byte per cell; bits: 64 cells per word (width % 64 == 0)")
+      ->check(CLI::IsMember({"byte", "bits"}))->capture_default_str();
+  c->add_flag("--packed", o->packed, "Write 8 cells per byte (h5; numpy.unpackbits(..., bitorder='little'))");
+  c->add_flag("--resume", o->resume, "Continue an interrupted run from its last complete chunk");
+  c->add_option("--backend", o->backend, "Execution space: default, or one of " + enabled_backend_names())->capture_default_str();
+  c->add_flag("--quiet", o->quiet, "Print nothing on success");
+  c->callback([&action, o] {
+    action = [o] {
+      require(o->width > 0, "--width must be > 0, got " + std::to_string(o->width));
+      require(o->height > 0, "--height must be > 0, got " + std::to_string(o->height));
+      require(o->steps >= 0, "--steps must be >= 0, got " + std::to_string(o->steps));
+      require(o->chunk_size > 0, "--chunk-size must be > 0, got " + std::to_string(o->chunk_size));
+      require(o->every > 0, "--every must be > 0, got " + std::to_string(o->every));
+      require(o->engine != "bits" || o->width % 64 == 0, "--engine bits needs a --width that is a multiple of 64, got " + std::to_string(o->width));
+      return dispatch_backend(o->backend, [&](const auto& exec) { return run_life(exec, *o); });
+    };
+  });
+}
+
+}  // namespace portasim::cli

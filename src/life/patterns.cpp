@@ -1,0 +1,263 @@
+#include "portasim/life/patterns.hpp"
+
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "portasim/config.hpp"
+#include "portasim/core/error.hpp"
+#if defined(PORTASIM_ENABLE_HDF5)
+#include "portasim/core/hdf5_file.hpp"
+#endif
+
+namespace portasim::life {
+
+namespace {
+
+[[noreturn]] void bad_file(const std::string& path, const std::string& problem) {
+  throw_error(ErrorKind::invalid_argument, "'" + path + "': " + problem);
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  require(bool(in), "cannot open '" + path + "' for reading", ErrorKind::io);
+  std::ostringstream text;
+  text << in.rdbuf();
+  require(!in.bad(), "failed reading '" + path + "'", ErrorKind::io);
+  return text.str();
+}
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+// The value of `key` in the header dict, e.g. 'descr': '|u1' -> "'|u1'".
+std::string dict_value(const std::string& header, const std::string& key, const std::string& path) {
+  const auto at = header.find("'" + key + "'");
+  if (at == std::string::npos) bad_file(path, "npy header has no '" + key + "'");
+  auto colon = header.find(':', at);
+  if (colon == std::string::npos) bad_file(path, "malformed npy header");
+  std::size_t start = colon + 1;
+  while (start < header.size() && header[start] == ' ') ++start;
+  std::size_t end = start;
+  if (header[start] == '(') {
+    end = header.find(')', start);
+    if (end == std::string::npos) bad_file(path, "malformed npy shape");
+    return header.substr(start, end - start + 1);
+  }
+  while (end < header.size() && header[end] != ',' && header[end] != '}') ++end;
+  return header.substr(start, end - start);
+}
+
+}  // namespace
+
+NpyHeader read_npy_header(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  require(bool(in), "cannot open '" + path + "' for reading", ErrorKind::io);
+  char preamble[10];
+  in.read(preamble, 10);
+  if (in.gcount() < 10 || std::string(preamble, 6) != "\x93NUMPY") bad_file(path, "not a NumPy .npy file (bad magic)");
+  const int major = static_cast<unsigned char>(preamble[6]);
+  std::int64_t header_length = 0, offset = 0;
+  if (major == 1) {
+    header_length = static_cast<unsigned char>(preamble[8]) | (static_cast<unsigned char>(preamble[9]) << 8);
+    offset = 10;
+  } else if (major == 2 || major == 3) {
+    char more[2];
+    in.read(more, 2);
+    if (in.gcount() < 2) bad_file(path, "truncated npy header");
+    header_length = static_cast<std::int64_t>(static_cast<unsigned char>(preamble[8])) |
+                    (static_cast<std::int64_t>(static_cast<unsigned char>(preamble[9])) << 8) |
+                    (static_cast<std::int64_t>(static_cast<unsigned char>(more[0])) << 16) |
+                    (static_cast<std::int64_t>(static_cast<unsigned char>(more[1])) << 24);
+    offset = 12;
+  } else {
+    bad_file(path, "unsupported npy version " + std::to_string(major));
+  }
+  if (header_length <= 0 || header_length > (1 << 20)) bad_file(path, "implausible npy header length");
+  std::string header(static_cast<std::size_t>(header_length), '\0');
+  in.read(header.data(), header_length);
+  if (in.gcount() < header_length) bad_file(path, "truncated npy header");
+
+  const std::string descr = dict_value(header, "descr", path);
+  if (descr != "'|u1'" && descr != "'<u1'" && descr != "'u1'" && descr != "'|b1'")
+    bad_file(path, "npy dtype " + descr + " is not uint8 or bool");
+  if (dict_value(header, "fortran_order", path) != "False") bad_file(path, "npy array is in Fortran order, expected C order");
+  const std::string shape = dict_value(header, "shape", path);
+  NpyHeader result;
+  std::string number;
+  for (char c : shape) {
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      number += c;
+    } else if (!number.empty()) {
+      result.shape.push_back(std::stoll(number));
+      number.clear();
+    } else if (c != '(' && c != ')' && c != ',' && c != ' ') {
+      bad_file(path, "malformed npy shape " + shape);
+    }
+  }
+  result.data_offset = offset + header_length;
+  return result;
+}
+
+HostGrid read_npy(const std::string& path) {
+  const NpyHeader header = read_npy_header(path);
+  if (header.shape.size() != 2 && header.shape.size() != 3)
+    bad_file(path, "npy shape " + shape_text(header.shape) + " is not (H, W) or (generations, H, W)");
+  for (auto extent : header.shape)
+    if (extent <= 0) bad_file(path, "npy shape " + shape_text(header.shape) + " has an empty dimension");
+  HostGrid grid;
+  grid.height = header.shape[header.shape.size() - 2];
+  grid.width = header.shape.back();
+  const std::int64_t generations = header.shape.size() == 3 ? header.shape[0] : 1;
+  const std::string bytes = read_all(path);
+  const std::int64_t cells = grid.height * grid.width;
+  if (static_cast<std::int64_t>(bytes.size()) < header.data_offset + generations * cells)
+    bad_file(path, "npy data is shorter than its shape " + shape_text(header.shape) + " says");
+  const char* last = bytes.data() + header.data_offset + (generations - 1) * cells;
+  grid.cells.assign(last, last + cells);
+  for (auto c : grid.cells)
+    if (c > 1) bad_file(path, "npy grid has a value other than 0 or 1");
+  return grid;
+}
+
+void write_npy(const std::string& path, const std::uint8_t* data, const std::vector<std::int64_t>& shape) {
+  std::string header = "{'descr': '|u1', 'fortran_order': False, 'shape': " + shape_text(shape) + ", }";
+  // Pad so that magic (6) + version (2) + length (2) + header ends on a 64-byte boundary.
+  const std::size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::int64_t count = 1;
+  for (auto extent : shape) count *= extent;
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  require(file != nullptr, "cannot open '" + path + "' for writing", ErrorKind::io);
+  const unsigned char preamble[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+                                      static_cast<unsigned char>(header.size() & 0xFF),
+                                      static_cast<unsigned char>(header.size() >> 8)};
+  bool ok = std::fwrite(preamble, 1, 10, file) == 10 &&
+            std::fwrite(header.data(), 1, header.size(), file) == header.size() &&
+            std::fwrite(data, 1, static_cast<std::size_t>(count), file) == static_cast<std::size_t>(count);
+  ok = (std::fclose(file) == 0) && ok;
+  require(ok, "failed writing '" + path + "' (disk full?)", ErrorKind::io);
+}
+
+HostGrid parse_rle(const std::string& text, const std::string& source) {
+  std::istringstream in(text);
+  std::string line;
+  std::int64_t width = -1, height = -1;
+  std::string body;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    if (width < 0) {
+      // Header: x = W, y = H, rule = ...
+      std::string compact;
+      for (char c : line)
+        if (!std::isspace(static_cast<unsigned char>(c))) compact += c;
+      auto value_of = [&](const std::string& key) -> std::string {
+        const auto at = compact.find(key + "=");
+        if (at == std::string::npos) return {};
+        const auto end = compact.find(',', at);
+        return compact.substr(at + key.size() + 1, end == std::string::npos ? std::string::npos : end - at - key.size() - 1);
+      };
+      const std::string x = value_of("x"), y = value_of("y");
+      if (x.empty() || y.empty() || compact.rfind("x=", 0) != 0)
+        bad_file(source, "RLE header line 'x = W, y = H' missing (got '" + line + "')");
+      try {
+        width = std::stoll(x);
+        height = std::stoll(y);
+      } catch (const std::exception&) {
+        bad_file(source, "RLE header has a non-numeric size: '" + line + "'");
+      }
+      if (width < 0 || height < 0) bad_file(source, "RLE size must not be negative");
+      std::string rule = value_of("rule");
+      for (auto& c : rule) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (!rule.empty() && rule != "B3/S23" && rule != "23/3")
+        bad_file(source, "RLE rule '" + value_of("rule") + "' is not B3/S23 (Conway's Life)");
+      continue;
+    }
+    body += line.substr(first);
+  }
+  if (width < 0) bad_file(source, "RLE header line 'x = W, y = H' missing");
+  HostGrid grid;
+  grid.width = width;
+  grid.height = height;
+  grid.cells.assign(static_cast<std::size_t>(width * height), 0);
+  std::int64_t y = 0, x = 0, run = 0;
+  bool ended = false;
+  for (char c : body) {
+    if (std::isspace(static_cast<unsigned char>(c))) continue;
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      run = run * 10 + (c - '0');
+      if (run > (std::int64_t(1) << 40)) bad_file(source, "RLE run length too large");
+      continue;
+    }
+    const std::int64_t count = run > 0 ? run : 1;
+    run = 0;
+    if (c == '!') {
+      ended = true;
+      break;
+    } else if (c == '$') {
+      y += count;
+      x = 0;
+    } else if (c == 'b' || c == 'o') {
+      if (x + count > width || y >= height)
+        bad_file(source, "RLE pattern runs outside its declared size " + std::to_string(width) + " x " + std::to_string(height));
+      if (c == 'o')
+        for (std::int64_t i = 0; i < count; ++i) grid.cells[static_cast<std::size_t>(y * width + x + i)] = 1;
+      x += count;
+    } else {
+      bad_file(source, std::string("RLE has an unknown cell tag '") + c + "' (only b, o, $ and ! are Life)");
+    }
+  }
+  if (!ended) bad_file(source, "RLE pattern is not terminated by '!'");
+  return grid;
+}
+
+HostGrid read_rle(const std::string& path) { return parse_rle(read_all(path), path); }
+
+HostGrid read_grid_h5(const std::string& path, const std::string& dataset) {
+#if defined(PORTASIM_ENABLE_HDF5)
+  const io::H5File file = io::H5File::open_read(path);
+  std::vector<std::size_t> shape = file.shape(dataset);
+  if (shape.size() != 2 && shape.size() != 3)
+    bad_file(path, "dataset '" + dataset + "' is not 2-D (H, W) or 3-D (generations, H, W)");
+  if (file.has_attribute(dataset, "packed") && file.read_attribute<std::int64_t>(dataset, "packed") != 0)
+    bad_file(path, "dataset '" + dataset + "' is bit-packed; unpack it (numpy.unpackbits, bitorder='little') first");
+  const auto values = file.read<std::uint8_t>(dataset, &shape);
+  HostGrid grid;
+  grid.height = static_cast<std::int64_t>(shape[shape.size() - 2]);
+  grid.width = static_cast<std::int64_t>(shape.back());
+  if (grid.height <= 0 || grid.width <= 0 || (shape.size() == 3 && shape[0] == 0))
+    bad_file(path, "dataset '" + dataset + "' is empty");
+  const std::size_t cells = static_cast<std::size_t>(grid.height * grid.width);
+  grid.cells.assign(values.end() - static_cast<std::ptrdiff_t>(cells), values.end());
+  for (auto c : grid.cells)
+    if (c > 1) bad_file(path, "dataset '" + dataset + "' has a value other than 0 or 1");
+  return grid;
+#else
+  (void)dataset;
+  bad_file(path, "this portasim was built without HDF5");
+#endif
+}
+
+HostGrid place(const HostGrid& pattern, std::int64_t height, std::int64_t width, std::int64_t y, std::int64_t x) {
+  require(y >= 0 && x >= 0 && y + pattern.height <= height && x + pattern.width <= width,
+          "pattern of " + std::to_string(pattern.height) + " x " + std::to_string(pattern.width) + " at offset " +
+              std::to_string(y) + "," + std::to_string(x) + " does not fit the " + std::to_string(height) + " x " +
+              std::to_string(width) + " grid");
+  HostGrid grid;
+  grid.height = height;
+  grid.width = width;
+  grid.cells.assign(static_cast<std::size_t>(height * width), 0);
+  for (std::int64_t r = 0; r < pattern.height; ++r)
+    for (std::int64_t c = 0; c < pattern.width; ++c)
+      grid.cells[static_cast<std::size_t>((y + r) * width + x + c)] = pattern.at(r, c);
+  return grid;
+}
+
+}  // namespace portasim::life
