@@ -3,7 +3,7 @@
 # (scripts/stage_for_device.sh) and the CuPy peers (shared/peers copied to PEERS_DIR), so
 # that our figures and theirs come from one machine and one run.
 # usage: perf/run_gpu_suite.sh STAGE_DIR OUT_DIR PART...
-#   parts: info tests sanitize overlap hh hh-integrators hh-peer
+#   parts: info tests sanitize overlap hh hh-integrators hh-peer life life-peer sfap blas-peer
 set -u
 stage=$1 out=$2
 shift 2
@@ -37,6 +37,14 @@ for part in "$@"; do
       "$stage/bin/portasim_bench_hh" --benchmark_out="$out/hh.json" --benchmark_out_format=json || status=1 ;;
     hh-integrators)
       "$stage/bin/portasim_bench_hh_integrators" --benchmark_out="$out/hh_integrators.json" --benchmark_out_format=json || status=1 ;;
+    life)
+      PORTASIM_BENCH_DIR=${BENCH_DIR:-/tmp} "$stage/bin/portasim_bench_life" --benchmark_out="$out/life.json" --benchmark_out_format=json || status=1 ;;
+    life-peer)
+      PYTHONUNBUFFERED=1 python3 "$peers/gol_cupy.py" 1024 4096 16384 | tee "$out/gol_cupy.jsonl" || status=1 ;;
+    sfap)
+      "$stage/bin/portasim_bench_sfap" --benchmark_out="$out/sfap.json" --benchmark_out_format=json || status=1 ;;
+    blas-peer)
+      PYTHONUNBUFFERED=1 python3 "$peers/blas_cupy.py" | tee "$out/blas_cupy.jsonl" || status=1 ;;
     hh-peer)
       PYTHONUNBUFFERED=1 python3 "$peers/hh_cupy.py" 10000 100000 1000000 | tee "$out/hh_cupy.jsonl" || status=1 ;;
     *) echo "unknown part $part"; status=2 ;;

@@ -88,7 +88,8 @@ std::vector<T> sample_values(std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) values[i] = static_cast<T>(i % 97);
   if (count > 0) values[0] = std::numeric_limits<T>::max();
   if (count > 1) values[1] = std::numeric_limits<T>::lowest();
-  if (count > 2 && std::is_floating_point_v<T>) values[2] = static_cast<T>(-0.125);
+  if constexpr (std::is_floating_point_v<T>)
+    if (count > 2) values[2] = static_cast<T>(-0.125);
   return values;
 }
 
