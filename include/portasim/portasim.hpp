@@ -3,4 +3,5 @@
 
 #include "portasim/core/core.hpp"
 #include "portasim/hh/hh.hpp"
+#include "portasim/sfap/sfap.hpp"
 #include "portasim/life/life.hpp"

@@ -1,0 +1,774 @@
+#pragma once
+// Kernels of sfap::compute and of the single functions. Included by src/sfap/compute.cpp
+// (explicit instantiation per execution space); users include portasim/sfap/compute.hpp.
+//
+// Pipeline per batch of fibers (all on `exec`, no host work per fiber):
+//   grid     z of every fiber of the batch (NumPy arange, plus z_last + dz_hat),
+//   points   per-grid-point decisions (windows, mirror row, end-plate) and h for every electrode,
+//   psi      the long-side potential on the extended grid ((N_z + 1) x Nt per fiber, one f each)
+//            in a buffer laid out for the backend (time fastest on a GPU, points on the host),
+//   project  S[j, e, f] = sum_k IAP[k, j] h_e[k] with IAP formed from psi on the fly: one team
+//            per (fiber, block of <= 32 electrodes), threads over time, k summed in ascending
+//            order (as the reference BLAS does), rows ahead of the wave front skipped (exact 0).
+// The corrected source (an option) is written to a buffer first and projected the same way.
+// Then, with delays: integer + fractional delay as a real circular convolution with the kernel
+// whose DFT is the spec's phase ramp, and the MUAP (optionally jittered the same way).
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "portasim/core/compat.hpp"
+#include "portasim/core/counter_rng.hpp"
+#include "portasim/core/error.hpp"
+#include "portasim/sfap/compute.hpp"
+#include "portasim/sfap/physics.hpp"
+
+namespace portasim::sfap::impl {
+
+template <class MemorySpace>
+using Matrix = Kokkos::View<double**, Kokkos::LayoutRight, MemorySpace>;
+
+// Row fb of the batch's extended grids, as z(k).
+template <class MemorySpace>
+struct BatchRowZ {
+  Matrix<MemorySpace> zbuf;
+  std::int64_t fb;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return zbuf(fb, k); }
+};
+
+// An explicit grid z plus the extra point.
+template <class MemorySpace>
+struct ExplicitZ {
+  Kokkos::View<const double*, MemorySpace> z;
+  double last;
+  std::int64_t n;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return k < n ? z(k) : last; }
+};
+
+// Row j of the batch's psi buffer, from column offset q0, as psi(k).
+template <class ExecutionSpace>
+struct PsiRow {
+  Kokkos::View<double**, typename ExecutionSpace::array_layout, typename ExecutionSpace::memory_space> P;
+  std::int64_t j, q0;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return P(j, q0 + k); }
+};
+
+inline double resolve_dt(const Options& o) {
+  return o.dt_s > 0 ? o.dt_s : 1.0 / o.fs_hz;
+}
+
+// Validation bits of the input values.
+enum InputFlaw : int {
+  flaw_centers = 1,
+  flaw_endplate = 2,
+  flaw_velocity = 4,
+  flaw_diameter = 8,
+  flaw_nerve_paths = 16,
+  flaw_electrodes = 32
+};
+
+template <class ExecutionSpace, class MemorySpace>
+int input_flaws(const ExecutionSpace& exec, const Inputs<MemorySpace>& in, bool check_paths) {
+  const std::int64_t nf = in.endplate_z.extent(0), ne = in.electrode_positions.extent(0);
+  const auto centers = in.fiber_centers;
+  const auto zi = in.endplate_z;
+  const auto v = in.conduction_velocity;
+  const auto d = in.diameter;
+  const auto paths = in.nerve_paths;
+  const auto el = in.electrode_positions;
+  const double left = in.left_mm, right = in.right_mm;
+  int flaws = 0;
+  Kokkos::parallel_reduce(
+      "portasim::sfap::validate", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, std::max(nf, ne)),
+      KOKKOS_LAMBDA(const std::int64_t i, int& f) {
+        namespace m = compat::math;
+        if (i < nf) {
+          if (!m::isfinite(centers(i, 0)) || !m::isfinite(centers(i, 1))) f |= flaw_centers;
+          if (!m::isfinite(zi(i)) || !(zi(i) >= left) || !(zi(i) <= right)) f |= flaw_endplate;
+          if (!m::isfinite(v(i)) || !(v(i) > 0)) f |= flaw_velocity;
+          if (!m::isfinite(d(i)) || !(d(i) > 0)) f |= flaw_diameter;
+          if (check_paths && (!m::isfinite(paths(i, 0)) || !m::isfinite(paths(i, 1)))) f |= flaw_nerve_paths;
+        }
+        if (i < ne)
+          for (int c = 0; c < 3; ++c)
+            if (!m::isfinite(el(i, c))) f |= flaw_electrodes;
+      },
+      Kokkos::BOr<int>(flaws));
+  return flaws;
+}
+
+template <class ExecutionSpace, class MemorySpace>
+double max_duration(const ExecutionSpace& exec, const Kokkos::View<const double*, MemorySpace>& zi,
+                    const Kokkos::View<const double*, MemorySpace>& v, double left, double right) {
+  double tmax = 0;
+  Kokkos::parallel_reduce(
+      "portasim::sfap::duration", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, zi.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t f, double& m) {
+        const double L1 = right - zi(f), L2 = zi(f) - left;
+        const double T = (L1 > L2 ? L1 : L2) / v(f);
+        if (T > m) m = T;
+      },
+      Kokkos::Max<double>(tmax));
+  return 2 * tmax;
+}
+
+template <class MemorySpace>
+struct ViewValues {
+  Kokkos::View<const double*, MemorySpace> x;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i) const { return x(i); }
+};
+
+// float(mean(d)) with NumPy's pairwise sum, on the device.
+template <class ExecutionSpace, class MemorySpace>
+double numpy_mean(const ExecutionSpace& exec, const Kokkos::View<const double*, MemorySpace>& x) {
+  const std::int64_t n = x.extent(0);
+  double sum = 0;
+  Kokkos::parallel_reduce(
+      "portasim::sfap::mean", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, 1),
+      KOKKOS_LAMBDA(const int, double& s) { s += pairwise_sum(ViewValues<MemorySpace>{x}, n); }, sum);
+  return sum / static_cast<double>(n);
+}
+
+template <class ExecutionSpace>
+void fill_time_axis(const ExecutionSpace& exec, const Kokkos::View<double*, typename ExecutionSpace::memory_space>& t,
+                    double dt) {
+  Kokkos::parallel_for(
+      "portasim::sfap::time_axis", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, t.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t j) { t(j) = arange_element(0.0, dt, j); });
+}
+
+template <class ExecutionSpace>
+Kokkos::View<double*, typename ExecutionSpace::memory_space> time_axis_impl(
+    const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& zi,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& v, double left, double right,
+    double dt) {
+  const double T = max_duration(exec, zi, v, left, right);
+  const std::int64_t nt = arange_length(0.0, T + dt, dt);
+  Kokkos::View<double*, typename ExecutionSpace::memory_space> t(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_t"), nt);
+  fill_time_axis(exec, t, dt);
+  return t;
+}
+
+// ---- compute ---------------------------------------------------------------------------------
+
+// The source of row k at time j, read from the current-density buffer (corrected source).
+template <class ExecutionSpace>
+struct SourceFromBuffer {
+  Kokkos::View<double**, typename ExecutionSpace::array_layout, typename ExecutionSpace::memory_space> iap;
+  std::int64_t nzmax = 0;
+  KOKKOS_INLINE_FUNCTION double operator()(const FiberGrid&, std::int64_t j, std::int64_t fb, std::int64_t k) const {
+    return iap(j, fb * nzmax + k);
+  }
+  KOKKOS_INLINE_FUNCTION void range(const FiberGrid& g, std::int64_t, std::int64_t, std::int64_t& lo,
+                                    std::int64_t& hi) const {
+    lo = 0;
+    hi = g.n_z - 1;
+  }
+};
+
+// Number of points of the ascending row zbuf(fb, 0..n) below `value` (strictly, or <= if
+// `inclusive`).
+template <class MemorySpace>
+KOKKOS_INLINE_FUNCTION std::int64_t count_below(const Matrix<MemorySpace>& zbuf, std::int64_t fb, std::int64_t n,
+                                                double value, bool inclusive) {
+  std::int64_t lo = 0, hi = n;  // answer in [lo, hi]
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    const double z = zbuf(fb, mid);
+    if (z < value || (inclusive && z == value)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// The source of row k at time j computed from the psi buffer and the point decisions (MyoGen's
+// source, fused into the projection: no current-density buffer).
+template <class ExecutionSpace>
+struct SourceFromPsi {
+  Kokkos::View<double**, typename ExecutionSpace::array_layout, typename ExecutionSpace::memory_space> P;
+  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> mirror;
+  Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> flags;
+  Matrix<typename ExecutionSpace::memory_space> zbuf;
+  Kokkos::View<const double*, typename ExecutionSpace::memory_space> t;
+  std::int64_t pstride = 0;
+  // Rows outside [lo, hi] have an exactly zero source at time j: psi vanishes ahead of the wave
+  // front (x <= 0), so LW vanishes there and SW at its mirror rows. The front is located by
+  // bisection on the grid with a margin of two points, which covers any rounding difference
+  // (a few ulps) between this location and psi's own x > 0 test. Skipping exact zeros keeps
+  // the sums bit for bit.
+  KOKKOS_INLINE_FUNCTION void range(const FiberGrid& g, std::int64_t j, std::int64_t fb, std::int64_t& lo,
+                                    std::int64_t& hi) const {
+    const std::int64_t nz = g.n_z, kzi = g.n_left - 1, s = g.mirror_shift;
+    std::int64_t a_lo, a_hi, b_lo, b_hi;
+    if (g.right_longer) {
+      // psi(k) = 0 for k >= kf (z_k at or beyond zi + v t)
+      std::int64_t kf = count_below(zbuf, fb, nz + 1, g.zi + g.v * t(j), false) + 2;
+      if (kf > nz + 1) kf = nz + 1;
+      a_lo = kzi + 1;  // LW: z_k > zi and k < kf
+      a_hi = kf - 1;
+      b_lo = nz + s - kf;  // SW(k) = LW(m), m = nz - 1 - (k - s) in [a_lo, a_hi]
+      b_hi = nz - 1 + s - a_lo;
+    } else {
+      // psi(k) = 0 for k < kb (z_k at or before zi - v t)
+      std::int64_t kb = count_below(zbuf, fb, nz + 1, g.zi - g.v * t(j), true) - 2;
+      if (kb < 0) kb = 0;
+      a_lo = kb - 1;  // LW: z_k < zi and k + 1 >= kb
+      a_hi = kzi - 1;
+      b_lo = nz - 1 + s - a_hi;
+      b_hi = nz - 1 + s - a_lo;
+    }
+    lo = nz;
+    hi = -1;
+    if (a_lo <= a_hi) {
+      lo = a_lo;
+      hi = a_hi;
+    }
+    if (b_lo <= b_hi) {
+      lo = b_lo < lo ? b_lo : lo;
+      hi = b_hi > hi ? b_hi : hi;
+    }
+    if (lo < 0) lo = 0;
+    if (hi > nz - 1) hi = nz - 1;
+  }
+  KOKKOS_INLINE_FUNCTION double operator()(const FiberGrid& g, std::int64_t j, std::int64_t fb, std::int64_t k) const {
+    const std::uint8_t fl = flags(fb, k);
+    if (!(fl & 2)) return 0.0;
+    PointCoefficients c;
+    c.long_on = (fl & 1) != 0;
+    c.keep = true;
+    c.mirror = mirror(fb, k);
+    const PsiRow<ExecutionSpace> p{P, j, fb * pstride};
+    return current_density_from_psi(g, p, k, c);
+  }
+};
+
+template <class ExecutionSpace, int EC, class Source>
+void project_batch(const ExecutionSpace& exec, const Source& source,
+                   const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
+                   const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+                   const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+                   std::int64_t f0, std::int64_t nbatch, bool dz_weighted) {
+  using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
+  using member = typename team_policy::member_type;
+  const std::int64_t nt = S.extent(0), ne = S.extent(1);
+  const std::int64_t nchunks = (ne + EC - 1) / EC;
+  Kokkos::parallel_for(
+      "portasim::sfap::project", team_policy(exec, static_cast<int>(nbatch * nchunks), Kokkos::AUTO),
+      KOKKOS_LAMBDA(const member& team) {
+        const std::int64_t fb = team.league_rank() / nchunks, chunk = team.league_rank() % nchunks;
+        const std::int64_t f = f0 + fb, e0 = chunk * EC;
+        const FiberGrid& g = grids(f);
+        const double weight = dz_weighted ? g.dz_hat : 1.0;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nt), [&](const std::int64_t j) {
+          double acc[EC];
+          for (int e = 0; e < EC; ++e) acc[e] = 0;
+          std::int64_t k_lo = 0, k_hi = -1;
+          source.range(g, j, fb, k_lo, k_hi);
+          for (std::int64_t k = k_lo; k <= k_hi; ++k) {
+            const double a = source(g, j, fb, k);
+            if (a == 0.0) continue;  // ahead of the wave and in the end-plate zone: adds exactly 0
+            const double* h = &H(fb, k, e0);  // contiguous electrodes of point k
+            for (int e = 0; e < EC; ++e) acc[e] += a * h[e];
+          }
+          for (int e = 0; e < EC; ++e)
+            if (e0 + e < ne) S(j, e0 + e, f) = weight == 1.0 ? acc[e] : acc[e] * weight;
+        });
+      });
+}
+
+template <class ExecutionSpace, class Source>
+void project_dispatch(const ExecutionSpace& exec, int ec, const Source& source,
+                      const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
+                      const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+                      const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+                      std::int64_t f0, std::int64_t nbatch, bool dz_weighted) {
+  switch (ec) {
+#define PORTASIM_SFAP_PROJECT_CASE(N) \
+  case N: project_batch<ExecutionSpace, N>(exec, source, H, grids, S, f0, nbatch, dz_weighted); break;
+    PORTASIM_SFAP_PROJECT_CASE(1) PORTASIM_SFAP_PROJECT_CASE(2) PORTASIM_SFAP_PROJECT_CASE(3)
+    PORTASIM_SFAP_PROJECT_CASE(4) PORTASIM_SFAP_PROJECT_CASE(5) PORTASIM_SFAP_PROJECT_CASE(6)
+    PORTASIM_SFAP_PROJECT_CASE(7) PORTASIM_SFAP_PROJECT_CASE(8) PORTASIM_SFAP_PROJECT_CASE(9)
+    PORTASIM_SFAP_PROJECT_CASE(10) PORTASIM_SFAP_PROJECT_CASE(11) PORTASIM_SFAP_PROJECT_CASE(12)
+    PORTASIM_SFAP_PROJECT_CASE(13) PORTASIM_SFAP_PROJECT_CASE(14) PORTASIM_SFAP_PROJECT_CASE(15)
+    PORTASIM_SFAP_PROJECT_CASE(16) PORTASIM_SFAP_PROJECT_CASE(20) PORTASIM_SFAP_PROJECT_CASE(24)
+    PORTASIM_SFAP_PROJECT_CASE(28)
+    default: project_batch<ExecutionSpace, 32>(exec, source, H, grids, S, f0, nbatch, dz_weighted); break;
+#undef PORTASIM_SFAP_PROJECT_CASE
+  }
+}
+
+template <class ExecutionSpace>
+void compute_batch(const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& in,
+                   const Options& o, const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+                   const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& t,
+                   const Matrix<typename ExecutionSpace::memory_space>& zbuf,
+                   const Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& mirror,
+                   const Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& flags,
+                   const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
+                   const Kokkos::View<double**, typename ExecutionSpace::array_layout, typename ExecutionSpace::memory_space>& P,
+                   const Kokkos::View<double**, typename ExecutionSpace::array_layout, typename ExecutionSpace::memory_space>& iap,
+                   const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+                   std::int64_t f0, std::int64_t nbatch, double min_r, int ec) {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  const std::int64_t nzmax = zbuf.extent(1) - 1, nt = t.extent(0), ne = in.electrode_positions.extent(0);
+  const std::int64_t ne_padded = H.extent(2);
+  const bool suppress = o.suppress_endplate, corrected = o.corrected_source;
+  const double half_width = o.endplate_half_width_mm, d1 = o.d1, sigma_r = o.sigma_r, sigma_z = o.sigma_z;
+  const auto centers = in.fiber_centers;
+  const auto el = in.electrode_positions;
+  // grid
+  Kokkos::parallel_for(
+      "portasim::sfap::grid", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nbatch * (nzmax + 1)),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t fb = i / (nzmax + 1), k = i % (nzmax + 1);
+        const FiberGrid g = grids(f0 + fb);
+        zbuf(fb, k) = k <= g.n_z ? g.z(k) : 0.0;
+      });
+  // points: decisions and the volume conductor for every electrode
+  Kokkos::parallel_for(
+      "portasim::sfap::points", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nbatch * nzmax),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t fb = i / nzmax, k = i % nzmax, f = f0 + fb;
+        const FiberGrid g = grids(f);
+        if (k >= g.n_z) {
+          for (std::int64_t e = 0; e < ne_padded; ++e) H(fb, k, e) = 0;
+          return;
+        }
+        const BatchRowZ<MemorySpace> z{zbuf, fb};
+        const PointCoefficients c = point_coefficients(g, z, k, suppress, half_width);
+        mirror(fb, k) = c.mirror;
+        flags(fb, k) = static_cast<std::uint8_t>((c.long_on ? 1 : 0) | (c.keep ? 2 : 0));
+        const double zk = z(k);
+        for (std::int64_t e = 0; e < ne_padded; ++e) {
+          if (e < ne) {
+            const double r = clamp_radius(radial_distance(centers(f, 0), centers(f, 1), el(e, 0), el(e, 1)), min_r);
+            H(fb, k, e) = elementary_response(zk, r, el(e, 2), sigma_r, sigma_z);
+          } else {
+            H(fb, k, e) = 0;
+          }
+        }
+      });
+  // source: psi on the extended grids (one evaluation of f per point), then the current density.
+  // Three-dimensional ranges (time, fiber, point): no integer division per element.
+  using md_policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<3>>;
+  const std::int64_t pstride = nzmax + 1;
+  // Tiles: Kokkos' defaults on the host (the point index innermost); on a device 32 consecutive
+  // times (coalesced in the time-fastest layout) x 8 points = 256 threads per block.
+  constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
+  const std::int64_t tile_j = on_host ? 0 : 32, tile_k = on_host ? 0 : 8, tile_f = on_host ? 0 : 1;
+  if (!corrected) {
+    Kokkos::parallel_for(
+        "portasim::sfap::psi", md_policy(exec, {0, 0, 0}, {nt, nbatch, pstride}, {tile_j, tile_f, tile_k}),
+        KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t fb, const std::int64_t k) {
+          const FiberGrid& g = grids(f0 + fb);
+          P(j, fb * pstride + k) = k <= g.n_z ? psi(g.right_longer, g.zi, g.v, t(j), zbuf(fb, k), d1) : 0.0;
+        });
+  }
+  if (corrected) {
+    Kokkos::parallel_for(
+        "portasim::sfap::corrected_source", md_policy(exec, {0, 0, 0}, {nt, nbatch, nzmax}, {tile_j, tile_f, tile_k}),
+        KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t fb, const std::int64_t k) {
+          const FiberGrid& g = grids(f0 + fb);
+          const BatchRowZ<MemorySpace> z{zbuf, fb};
+          iap(j, fb * nzmax + k) = k < g.n_z ? corrected_current_density(g, z, k, t(j), d1, suppress, half_width) : 0.0;
+        });
+    project_dispatch(exec, ec, SourceFromBuffer<ExecutionSpace>{iap, nzmax}, H, grids, S, f0, nbatch, o.dz_weighted);
+  } else {
+    project_dispatch(exec, ec, SourceFromPsi<ExecutionSpace>{P, mirror, flags, zbuf, t, pstride}, H, grids, S, f0, nbatch,
+                     o.dz_weighted);
+  }
+}
+
+// Delay kernels c_f[u] (N_fibers, N') and integer shifts.
+template <class ExecutionSpace>
+void delay_kernels(const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& delay_samples,
+                   const Matrix<typename ExecutionSpace::memory_space>& kernel,
+                   const Kokkos::View<std::int64_t*, typename ExecutionSpace::memory_space>& shift, bool split_integer) {
+  const std::int64_t nf = kernel.extent(0), np = kernel.extent(1);
+  Kokkos::parallel_for(
+      "portasim::sfap::delay_kernels", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nf * np),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t f = i / np, u = i % np;
+        const double D = delay_samples(f);
+        double phi = D;
+        std::int64_t n = 0;
+        if (split_integer) {
+          const double fl = compat::math::floor(D);
+          n = static_cast<std::int64_t>(fl);
+          phi = D - fl;
+        }
+        kernel(f, u) = delay_kernel(u, phi, np);
+        if (u == 0) shift(f) = n;
+      });
+}
+
+template <class ExecutionSpace>
+void apply_delays(const ExecutionSpace& exec,
+                  const Kokkos::View<const double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+                  const Matrix<typename ExecutionSpace::memory_space>& kernel,
+                  const Kokkos::View<const std::int64_t*, typename ExecutionSpace::memory_space>& shift,
+                  const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& out) {
+  using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
+  using member = typename team_policy::member_type;
+  using scratch_view = Kokkos::View<double*, typename ExecutionSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  const std::int64_t nt = S.extent(0), ne = S.extent(1), nf = S.extent(2), np = kernel.extent(1);
+  // One team per (fiber, electrode): the integer-shifted series x' and the fiber's kernel go to
+  // scratch, then y[j] = sum_m x'[m] c[(j - m) mod N'] for the team's threads over j.
+  const std::size_t bytes = scratch_view::shmem_size(nt) + scratch_view::shmem_size(np);
+  Kokkos::parallel_for(
+      "portasim::sfap::delay",
+      team_policy(exec, static_cast<int>(nf * ne), Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(bytes)),
+      KOKKOS_LAMBDA(const member& team) {
+        const std::int64_t f = team.league_rank() / ne, e = team.league_rank() % ne;
+        const scratch_view x(team.team_scratch(0), nt), c(team.team_scratch(0), np);
+        const std::int64_t n = shift(f);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np), [&](const std::int64_t m) {
+          c(m) = kernel(f, m);
+          if (m < nt) {
+            const std::int64_t src = shifted_source(m, n, nt);
+            x(m) = src >= 0 ? S(src, e, f) : 0.0;
+          }
+        });
+        team.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nt), [&](const std::int64_t j) {
+          double y = 0;
+          for (std::int64_t m = 0; m <= j; ++m) y += x(m) * c(j - m);
+          for (std::int64_t m = j + 1; m < nt; ++m) y += x(m) * c(j - m + np);
+          out(j, e, f) = y;
+        });
+      });
+}
+
+template <class ExecutionSpace>
+Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace& exec,
+                                                           const Inputs<typename ExecutionSpace::memory_space>& in,
+                                                           const Options& o) {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  Result<MemorySpace> res;
+  // ---- host checks of shapes and scalars
+  const std::int64_t nf = in.endplate_z.extent(0), ne = in.electrode_positions.extent(0);
+  require(nf > 0, "sfap: no fibers (endplate_z is empty)");
+  require(ne > 0, "sfap: no electrodes (electrode_positions is empty)");
+  require(in.fiber_centers.extent(0) == static_cast<std::size_t>(nf) && in.fiber_centers.extent(1) == 2,
+          "sfap: fiber_centers must have shape (N_fibers, 2) = (" + std::to_string(nf) + ", 2)");
+  require(in.conduction_velocity.extent(0) == static_cast<std::size_t>(nf),
+          "sfap: conduction_velocity must have N_fibers = " + std::to_string(nf) + " values");
+  require(in.diameter.extent(0) == static_cast<std::size_t>(nf),
+          "sfap: diameter must have N_fibers = " + std::to_string(nf) + " values");
+  require(in.electrode_positions.extent(1) == 3, "sfap: electrode_positions must have shape (N_electrodes, 3)");
+  const bool delays = o.apply_delays;
+  if (delays)
+    require(in.nerve_paths.extent(0) == static_cast<std::size_t>(nf) && in.nerve_paths.extent(1) == 2,
+            "sfap: nerve_paths must have shape (N_fibers, 2) = (" + std::to_string(nf) + ", 2) when delays are applied");
+  require(std::isfinite(in.left_mm) && std::isfinite(in.right_mm) && in.right_mm > in.left_mm,
+          "sfap: the muscle must have finite ends with right > left");
+  require(std::isfinite(o.dz_mm) && o.dz_mm > 0, "sfap: dz must be finite and > 0");
+  const double dt = resolve_dt(o);
+  require(std::isfinite(dt) && dt > 0, "sfap: dt (1/fs) must be finite and > 0");
+  require(std::isfinite(o.jitter_sd_s) && o.jitter_sd_s >= 0, "sfap: jitter_sd_s must be finite and >= 0");
+  require(o.endplate_half_width_mm >= 0, "sfap: endplate_half_width_mm must be >= 0");
+  require(o.sigma_r > 0 && o.sigma_z > 0, "sfap: conductivities must be > 0");
+  const int flaws = input_flaws(exec, in, delays);
+  require(!(flaws & flaw_centers), "sfap: fiber_centers has a non-finite value");
+  require(!(flaws & flaw_endplate), "sfap: endplate_z must be finite and within [left, right]");
+  require(!(flaws & flaw_velocity), "sfap: conduction_velocity must be finite and > 0");
+  require(!(flaws & flaw_diameter), "sfap: diameter must be finite and > 0");
+  require(!(flaws & flaw_nerve_paths), "sfap: nerve_paths has a non-finite value");
+  require(!(flaws & flaw_electrodes), "sfap: electrode_positions has a non-finite value");
+
+  const double left = in.left_mm, right = in.right_mm, dz = o.dz_mm, sigma_i = o.sigma_i;
+  const double min_r = o.min_radial_dist_mm >= 0 ? o.min_radial_dist_mm : numpy_mean(exec, in.diameter);
+  res.dt_s = dt;
+  res.dz_mm = dz;
+  res.min_radial_dist_mm = min_r;
+  res.n_fibers = nf;
+  res.n_electrodes = ne;
+
+  // ---- time axis and grids
+  res.t = time_axis_impl(exec, in.endplate_z, in.conduction_velocity, left, right, dt);
+  const std::int64_t nt = res.t.extent(0);
+  res.nt = nt;
+  Kokkos::View<FiberGrid*, MemorySpace> grids(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_grids"), nf);
+  res.n_z = decltype(res.n_z)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_n_z"), nf);
+  res.mirror_shift = decltype(res.mirror_shift)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_mirror_shift"), nf);
+  res.branch_L1_ge_L2 = decltype(res.branch_L1_ge_L2)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_branch"), nf);
+  res.dz_hat = decltype(res.dz_hat)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_dz_hat"), nf);
+  {
+    const auto zi = in.endplate_z;
+    const auto v = in.conduction_velocity;
+    const auto d = in.diameter;
+    const auto n_z = res.n_z;
+    const auto shift = res.mirror_shift;
+    const auto branch = res.branch_L1_ge_L2;
+    const auto dzh = res.dz_hat;
+    std::int64_t nzmax = 0;
+    Kokkos::parallel_reduce(
+        "portasim::sfap::fiber_grids", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nf),
+        KOKKOS_LAMBDA(const std::int64_t f, std::int64_t& m) {
+          const FiberGrid g = make_fiber_grid(zi(f), left, right, dz, v(f), d(f), sigma_i);
+          grids(f) = g;
+          n_z(f) = g.n_z;
+          shift(f) = g.mirror_shift;
+          branch(f) = g.right_longer ? 1 : 0;
+          dzh(f) = g.dz_hat;
+          if (g.n_z > m) m = g.n_z;
+        },
+        Kokkos::Max<std::int64_t>(nzmax));
+    res.n_z_max = nzmax;
+  }
+  const std::int64_t nzmax = res.n_z_max;
+  require(nzmax >= 2, "sfap: dz is too large for the muscle (fewer than 2 grid points)");
+
+  // ---- radial distances (diagnostics)
+  res.r_raw = Matrix<MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_r_raw"), ne, nf);
+  res.r_used = Matrix<MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_r_used"), ne, nf);
+  {
+    const auto centers = in.fiber_centers;
+    const auto el = in.electrode_positions;
+    const auto r_raw = res.r_raw;
+    const auto r_used = res.r_used;
+    Kokkos::parallel_for(
+        "portasim::sfap::radii", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, ne * nf),
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          const std::int64_t e = i / nf, f = i % nf;
+          const double r = radial_distance(centers(f, 0), centers(f, 1), el(e, 0), el(e, 1));
+          r_raw(e, f) = r;
+          r_used(e, f) = clamp_radius(r, min_r);
+        });
+  }
+
+  // ---- SFAPs, in batches of fibers under the buffer budget
+  res.sfaps_pre_shift = typename Result<MemorySpace>::cube(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfaps_pre_shift"), nt, ne, nf);
+  // Electrodes per team: as few blocks of at most 32 as possible, evenly filled and rounded up
+  // to an instantiated width (25 -> 1 x 28, 40 -> 2 x 20): the source is computed once per block.
+  const std::int64_t nblocks = (ne + 31) / 32;
+  int ec = static_cast<int>((ne + nblocks - 1) / nblocks);
+  if (ec > 16) ec = (ec + 3) / 4 * 4;
+  const std::int64_t ne_padded = (ne + ec - 1) / ec * ec;
+  const double per_fiber = static_cast<double>(nzmax + 1) * static_cast<double>(nt + ne_padded + 3) * 8.0;
+  // Budget: as given, else large batches on a device and cache-sized ones on the host.
+  constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
+  const double budget = o.max_buffer_bytes > 0 ? static_cast<double>(o.max_buffer_bytes)
+                                               : (on_host ? 64.0 * (1 << 20) : 2048.0 * (1 << 20));
+  std::int64_t nbatch = static_cast<std::int64_t>(budget / per_fiber);
+  nbatch = std::max<std::int64_t>(1, std::min(nbatch, nf));
+  Matrix<MemorySpace> zbuf(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_z"), nbatch, nzmax + 1);
+  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemorySpace> mirror(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_mirror"), nbatch, nzmax);
+  Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, MemorySpace> flags(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_flags"), nbatch, nzmax);
+  Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> H(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_h"),
+                                                              nbatch, nzmax, ne_padded);  // (fiber, point, electrode)
+  Kokkos::View<double**, typename ExecutionSpace::array_layout, MemorySpace> P(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_psi"), o.corrected_source ? 0 : nt,
+      o.corrected_source ? 0 : nbatch * (nzmax + 1));
+  Kokkos::View<double**, typename ExecutionSpace::array_layout, MemorySpace> iap(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_iap"), o.corrected_source ? nt : 0,
+      o.corrected_source ? nbatch * nzmax : 0);
+  for (std::int64_t f0 = 0; f0 < nf; f0 += nbatch) {
+    const std::int64_t nb = std::min(nbatch, nf - f0);
+    compute_batch(exec, in, o, grids, res.t, zbuf, mirror, flags, H, P, iap, res.sfaps_pre_shift, f0, nb, min_r, ec);
+  }
+
+  if (!delays) return res;
+  // ---- delays
+  const std::int64_t np = odd_length(nt);
+  res.delays_s = decltype(res.delays_s)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delays"), nf);
+  Kokkos::View<double*, MemorySpace> delay_samples(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delay_samples"), nf);
+  {
+    const auto paths = in.nerve_paths;
+    const auto delays_s = res.delays_s;
+    const double v0 = o.nmj_velocity_0, v1 = o.nmj_velocity_1;
+    Kokkos::parallel_for(
+        "portasim::sfap::nerve_delays", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nf), KOKKOS_LAMBDA(const std::int64_t f) {
+          const double delay = paths(f, 0) / v0 + paths(f, 1) / v1;
+          delays_s(f) = delay;
+          delay_samples(f) = delay / dt;
+        });
+  }
+  Matrix<MemorySpace> kernel(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delay_kernel"), nf, np);
+  Kokkos::View<std::int64_t*, MemorySpace> shift(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delay_shift"), nf);
+  delay_kernels(exec, Kokkos::View<const double*, MemorySpace>(delay_samples), kernel, shift, true);
+  res.sfaps_post_shift = typename Result<MemorySpace>::cube(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfaps_post_shift"), nt, ne, nf);
+  apply_delays(exec, Kokkos::View<const double***, Kokkos::LayoutRight, MemorySpace>(res.sfaps_pre_shift), kernel,
+               Kokkos::View<const std::int64_t*, MemorySpace>(shift), res.sfaps_post_shift);
+
+  // ---- MUAP (optionally jittered: a further N(0, sd)/dt samples per fiber, through the same delay)
+  res.muap = Matrix<MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "muap"), nt, ne);
+  const auto post = res.sfaps_post_shift;
+  const auto muap = res.muap;
+  if (o.jitter_sd_s > 0) {
+    const double scale = o.jitter_sd_s / dt;
+    const std::uint64_t seed = o.jitter_seed;
+    Kokkos::parallel_for(
+        "portasim::sfap::jitter_draws", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nf),
+        KOKKOS_LAMBDA(const std::int64_t f) {
+          // hr_shift_template(x, jitter): earlier by the draw, i.e. a delay of -jitter samples.
+          delay_samples(f) = -counter_normal(seed, static_cast<std::uint64_t>(f), 0) * scale;
+        });
+    delay_kernels(exec, Kokkos::View<const double*, MemorySpace>(delay_samples), kernel, shift, false);
+    Kokkos::parallel_for(
+        "portasim::sfap::muap_jitter", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nt * ne),
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          const std::int64_t j = i / ne, e = i % ne;
+          double sum = 0;
+          for (std::int64_t f = 0; f < nf; ++f) {
+            double y = 0;
+            for (std::int64_t m = 0; m < nt; ++m) {
+              std::int64_t u = j - m;  // in (-N', N'): one wrap, no modulo
+              if (u < 0) u += np;
+              y += post(m, e, f) * kernel(f, u);
+            }
+            sum += y;
+          }
+          muap(j, e) = sum;
+        });
+  } else {
+    Kokkos::parallel_for(
+        "portasim::sfap::muap", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nt * ne), KOKKOS_LAMBDA(const std::int64_t i) {
+          const std::int64_t j = i / ne, e = i % ne;
+          double sum = 0;
+          for (std::int64_t f = 0; f < nf; ++f) sum += post(j, e, f);
+          muap(j, e) = sum;
+        });
+  }
+  return res;
+}
+
+// ---- single functions ----------------------------------------------------------------------
+
+template <class ExecutionSpace>
+Kokkos::View<double*, typename ExecutionSpace::memory_space> tm_current_impl(
+    const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& x, double d1) {
+  Kokkos::View<double*, typename ExecutionSpace::memory_space> y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_f"),
+                                                                 x.extent(0));
+  Kokkos::parallel_for(
+      "portasim::sfap::tm_current", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, x.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t i) { y(i) = tm_current(x(i), d1); });
+  return y;
+}
+
+template <class ExecutionSpace>
+Kokkos::View<double*, typename ExecutionSpace::memory_space> z_grid_impl(const ExecutionSpace& exec, double zi,
+                                                                           double left, double right, double dz) {
+  const std::int64_t n = arange_length(zi, left - dz, -dz) + arange_length(zi, right + dz, dz) - 1;
+  Kokkos::View<double*, typename ExecutionSpace::memory_space> z(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_z"), n);
+  Kokkos::parallel_for(
+      "portasim::sfap::z_grid", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t k) {
+        FiberGrid g;
+        g.zi = zi;
+        g.dz = dz;
+        g.n_left = arange_length(zi, left - dz, -dz);
+        g.n_right = arange_length(zi, right + dz, dz);
+        g.n_z = g.n_left + g.n_right - 1;
+        z(k) = g.z(k);
+      });
+  return z;
+}
+
+template <class ExecutionSpace>
+Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> current_density_impl(
+    const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& t,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& z, const FiberSource& fs,
+    const Options& o, std::int64_t* mirror_shift_out) {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  const std::int64_t n = z.extent(0), nt = t.extent(0);
+  require(n >= 2, "sfap::current_density: z needs at least 2 points");
+  Kokkos::View<FiberGrid*, MemorySpace> grid("sfap_grid", 1);
+  const double sigma_i = o.sigma_i, d1 = o.d1, half_width = o.endplate_half_width_mm;
+  const bool suppress = o.suppress_endplate, corrected = o.corrected_source;
+  Kokkos::parallel_for(
+      "portasim::sfap::explicit_grid", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, 1), KOKKOS_LAMBDA(const int) {
+        FiberGrid g;
+        g.zi = fs.zi;
+        g.n_z = n;
+        g.L1 = fs.L1;
+        g.L2 = fs.L2;
+        g.v = fs.v;
+        g.right_longer = fs.L1 >= fs.L2;
+        g.scale = sigma_i * pi * ((fs.d / 2) * (fs.d / 2));
+        g.dz_hat = mean_diff(ViewValues<MemorySpace>{z}, n);
+        g.z_ext_last = z(n - 1) + g.dz_hat;
+        g.mirror_shift = mirror_shift(g.L1, g.L2, g.z_ext_last, g.dz_hat);
+        grid(0) = g;
+      });
+  Kokkos::View<double**, Kokkos::LayoutRight, MemorySpace> cd(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_cd"), n, nt);
+  using md_policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2>>;
+  Kokkos::parallel_for(
+      "portasim::sfap::current_density", md_policy(exec, {0, 0}, {n, nt}),
+      KOKKOS_LAMBDA(const std::int64_t k, const std::int64_t j) {
+        const FiberGrid g = grid(0);
+        const ExplicitZ<MemorySpace> zz{z, g.z_ext_last, n};
+        if (corrected) {
+          cd(k, j) = corrected_current_density(g, zz, k, t(j), d1, suppress, half_width);
+        } else {
+          const PointCoefficients c = point_coefficients(g, zz, k, suppress, half_width);
+          cd(k, j) = current_density(g, zz, k, c, t(j), d1);
+        }
+      });
+  if (mirror_shift_out) {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), grid);
+    *mirror_shift_out = host(0).mirror_shift;
+  }
+  return cd;
+}
+
+template <class ExecutionSpace>
+Kokkos::View<double*, typename ExecutionSpace::memory_space> elementary_response_impl(
+    const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& z, double r,
+    double ze, const Options& o) {
+  Kokkos::View<double*, typename ExecutionSpace::memory_space> h(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_h"),
+                                                                 z.extent(0));
+  const double sr = o.sigma_r, sz = o.sigma_z;
+  Kokkos::parallel_for(
+      "portasim::sfap::elementary_response", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, z.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t k) { h(k) = elementary_response(z(k), r, ze, sr, sz); });
+  return h;
+}
+
+template <class ExecutionSpace>
+Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> shift_padding_impl(
+    const ExecutionSpace& exec,
+    const Kokkos::View<const double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& x, std::int64_t sh) {
+  const std::int64_t n = x.extent(0), m = x.extent(1);
+  Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> y(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_shifted"), n, m);
+  Kokkos::parallel_for(
+      "portasim::sfap::shift_padding", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n * m), KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t r = i / m, c = i % m;
+        const std::int64_t src = shifted_source(r, sh, n);
+        y(r, c) = src >= 0 ? x(src, c) : 0.0;
+      });
+  return y;
+}
+
+template <class ExecutionSpace>
+Kokkos::View<double*, typename ExecutionSpace::memory_space> hr_shift_template_impl(
+    const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& x, double delay) {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  const std::int64_t n = x.extent(0), np = odd_length(n);
+  Kokkos::View<double*, MemorySpace> c(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_kernel"), np);
+  Kokkos::View<double*, MemorySpace> y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_hr_shift"), n);
+  Kokkos::parallel_for(
+      "portasim::sfap::hr_kernel", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, np),
+      KOKKOS_LAMBDA(const std::int64_t u) { c(u) = delay_kernel(u, -delay, np); });
+  Kokkos::parallel_for(
+      "portasim::sfap::hr_shift", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t j) {
+        double s = 0;
+        for (std::int64_t m = 0; m < n; ++m) {
+          std::int64_t u = j - m;  // in (-N', N'): one wrap, no modulo
+          if (u < 0) u += np;
+          s += x(m) * c(u);
+        }
+        y(j) = s;
+      });
+  return y;
+}
+
+}  // namespace portasim::sfap::impl

@@ -1,0 +1,105 @@
+// `portasim sfap`: SFAPs (and the MUAP) of a motor unit from an HDF5 input in the layout of the
+// reference files (shared/reference/sfap), written to an HDF5 output.
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "backend_dispatch.hpp"
+#include "commands.hpp"
+#include "portasim/core/error.hpp"
+#include "portasim/core/hdf5_file.hpp"
+#include "portasim/sfap/compute.hpp"
+#include "portasim/sfap/hdf5_io.hpp"
+
+namespace portasim::cli {
+
+namespace sfap_cli {
+
+struct SfapOptions {
+  std::string input;
+  std::string output = "sfap.h5";
+  double dz_mm = std::nan("");
+  double fs_hz = std::nan("");
+  bool no_delays = false;
+  bool corrected_source = false;
+  bool dz_weighted = false;
+  std::string backend = "default";
+  bool quiet = false;
+};
+
+template <class ExecutionSpace>
+int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
+  const io::H5File input = io::H5File::open_read(o.input);
+  const sfap::HostInputs host = sfap::read_inputs(input, "/inputs", !o.no_delays);
+  sfap::Options options = sfap::options_from(host, sfap::Options{});
+  if (!std::isnan(o.dz_mm)) options.dz_mm = o.dz_mm;
+  if (!std::isnan(o.fs_hz)) {
+    options.fs_hz = o.fs_hz;
+    options.dt_s = 0;
+  }
+  require(std::isfinite(options.dz_mm) && options.dz_mm > 0,
+          "dz must be finite and > 0 (--dz or attribute /inputs dz_mm), got " + std::to_string(options.dz_mm));
+  const double dt = options.dt_s > 0 ? options.dt_s : 1.0 / options.fs_hz;
+  require(std::isfinite(dt) && dt > 0, "fs must be finite and > 0 (--fs or attribute /inputs fs_Hz/dt_s)");
+  options.apply_delays = !o.no_delays;
+  options.corrected_source = o.corrected_source;
+  options.dz_weighted = o.dz_weighted;
+
+  io::AtomicOutput output(o.output);
+  const auto inputs = sfap::upload(exec, host);
+  exec.fence();
+  const auto start = std::chrono::steady_clock::now();
+  const auto result = sfap::compute(exec, inputs, options);
+  exec.fence();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto host_result = sfap::to_host(result);
+  {
+    io::H5File file = io::H5File::create(output.temporary_path());
+    sfap::write_result(file, host_result);
+    file.write_attribute("/", "generator", "portasim sfap");
+    file.write_attribute("/", "backend", std::string(ExecutionSpace::name()));
+    file.write_attribute("/", "input", o.input);
+    file.write_attribute("/outputs", "corrected_source", static_cast<std::int8_t>(o.corrected_source));
+    file.write_attribute("/outputs", "dz_weighted", static_cast<std::int8_t>(o.dz_weighted));
+    file.flush();
+  }
+  output.commit();
+  if (!o.quiet) {
+    std::cout << "portasim sfap: " << result.n_fibers << " fibers x " << result.n_electrodes << " electrodes, Nt = "
+              << result.nt << " (dt = " << result.dt_s << " s), dz = " << result.dz_mm << " mm, N_z <= "
+              << result.n_z_max << ", on " << ExecutionSpace::name() << "\n";
+    std::cout << "  sfaps shape (" << result.nt << ", " << result.n_electrodes << ", " << result.n_fibers << "), "
+              << (o.no_delays ? "no delays" : "with delays and MUAP") << ", time " << seconds << " s\n";
+    std::cout << "  wrote " << o.output << "\n";
+  }
+  return 0;
+}
+
+}  // namespace sfap_cli
+
+void add_sfap_command(CLI::App& app, Action& action) {
+  auto o = std::make_shared<sfap_cli::SfapOptions>();
+  auto* c = app.add_subcommand("sfap", "Single-fiber action potentials of intramuscular EMG (MyoGen's calc_sfaps)");
+  c->add_option("--input", o->input, "HDF5 input with the /inputs layout of the SFAP reference files")->required();
+  c->add_option("--output", o->output, "HDF5 output file")->capture_default_str();
+  auto* dz_option = c->add_option("--dz", o->dz_mm, "Spatial step in mm (overrides /inputs dz_mm)");
+  auto* fs_option = c->add_option("--fs", o->fs_hz, "Sampling rate in Hz (overrides /inputs fs_Hz and dt_s)");
+  c->add_flag("--no-delays", o->no_delays, "Skip the nerve-path delays and the MUAP");
+  c->add_flag("--corrected-source", o->corrected_source, "Physically corrected mirror-symmetric source (not MyoGen)");
+  c->add_flag("--dz-weighted", o->dz_weighted, "Weight the projection by dz (SFAPs in mV, dz independent; not MyoGen)");
+  c->add_option("--backend", o->backend, "Execution space: default, or one of " + enabled_backend_names())
+      ->capture_default_str();
+  c->add_flag("--quiet", o->quiet, "Print nothing on success");
+  c->callback([&action, o, dz_option, fs_option] {
+    const bool dz_given = dz_option->count() > 0, fs_given = fs_option->count() > 0;
+    action = [o, dz_given, fs_given] {
+      if (dz_given) require(std::isfinite(o->dz_mm) && o->dz_mm > 0, "--dz must be finite and > 0");
+      if (fs_given) require(std::isfinite(o->fs_hz) && o->fs_hz > 0, "--fs must be finite and > 0");
+      return dispatch_backend(o->backend, [&](const auto& exec) { return sfap_cli::run_sfap(exec, *o); });
+    };
+  });
+}
+
+}  // namespace portasim::cli

@@ -1,0 +1,78 @@
+#pragma once
+// Shared helpers of the SFAP tests: the reference files, host/device copies and the relative
+// Frobenius error of the parity gate.
+#include <gtest/gtest.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "portasim/core/hdf5_file.hpp"
+#include <cstdlib>
+
+#include "portasim/sfap/compute.hpp"
+#include "portasim/sfap/hdf5_io.hpp"
+
+#ifndef PORTASIM_SFAP_REFERENCE_DIR
+#define PORTASIM_SFAP_REFERENCE_DIR ""
+#endif
+
+namespace sfap_test {
+
+// PORTASIM_SFAP_REFERENCE_DIR in the environment overrides the folder compiled in, for test
+// binaries run on another machine (the GPU machine gets the files carried along).
+inline std::string reference_path(const std::string& name) {
+  const char* override_dir = std::getenv("PORTASIM_SFAP_REFERENCE_DIR");
+  return std::string(override_dir && *override_dir ? override_dir : PORTASIM_SFAP_REFERENCE_DIR) + "/" + name;
+}
+inline bool have_reference(const std::string& name) { return std::filesystem::exists(reference_path(name)); }
+
+#define SFAP_REQUIRE_REFERENCE(NAME)                                                                            \
+  if (!sfap_test::have_reference(NAME))                                                                         \
+  GTEST_SKIP() << "SFAP reference file " << sfap_test::reference_path(NAME)                                      \
+               << " is missing (shared/reference/sfap next to the repository); skipping the parity test"
+
+// ||a - b|| / ||b|| (absolute error when ||b|| = 0).
+inline double relative_frobenius(const double* a, const double* b, std::size_t n) {
+  long double diff = 0, ref = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const long double d = static_cast<long double>(a[i]) - b[i];
+    diff += d * d;
+    ref += static_cast<long double>(b[i]) * b[i];
+  }
+  return static_cast<double>(ref > 0 ? std::sqrt(diff / ref) : std::sqrt(diff));
+}
+inline double relative_frobenius(const std::vector<double>& a, const std::vector<double>& b) {
+  EXPECT_EQ(a.size(), b.size());
+  return relative_frobenius(a.data(), b.data(), std::min(a.size(), b.size()));
+}
+
+template <class View>
+std::vector<typename View::non_const_value_type> to_vector(const View& v) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return std::vector<typename View::non_const_value_type>(h.data(), h.data() + h.span());
+}
+
+template <class Exec>
+Kokkos::View<const double*, typename Exec::memory_space> device_vector(const std::vector<double>& v) {
+  Kokkos::View<double*, typename Exec::memory_space> d("test_vector", v.size());
+  Kokkos::deep_copy(d, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
+  return d;
+}
+
+template <class Exec>
+Kokkos::View<const double**, Kokkos::LayoutRight, typename Exec::memory_space> device_matrix(const std::vector<double>& v,
+                                                                                            std::size_t n, std::size_t m) {
+  Kokkos::View<double**, Kokkos::LayoutRight, typename Exec::memory_space> d("test_matrix", n, m);
+  Kokkos::deep_copy(d, Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                           v.data(), n, m));
+  return d;
+}
+
+constexpr double gate = 1e-12;
+
+}  // namespace sfap_test
