@@ -289,13 +289,8 @@ void project_dispatch(const ExecutionSpace& exec, int ec, const Source& source,
   switch (ec) {
 #define PORTASIM_SFAP_PROJECT_CASE(N) \
   case N: project_batch<ExecutionSpace, N>(exec, source, H, grids, S, f0, nbatch, dz_weighted); break;
-    PORTASIM_SFAP_PROJECT_CASE(1) PORTASIM_SFAP_PROJECT_CASE(2) PORTASIM_SFAP_PROJECT_CASE(3)
-    PORTASIM_SFAP_PROJECT_CASE(4) PORTASIM_SFAP_PROJECT_CASE(5) PORTASIM_SFAP_PROJECT_CASE(6)
-    PORTASIM_SFAP_PROJECT_CASE(7) PORTASIM_SFAP_PROJECT_CASE(8) PORTASIM_SFAP_PROJECT_CASE(9)
-    PORTASIM_SFAP_PROJECT_CASE(10) PORTASIM_SFAP_PROJECT_CASE(11) PORTASIM_SFAP_PROJECT_CASE(12)
-    PORTASIM_SFAP_PROJECT_CASE(13) PORTASIM_SFAP_PROJECT_CASE(14) PORTASIM_SFAP_PROJECT_CASE(15)
-    PORTASIM_SFAP_PROJECT_CASE(16) PORTASIM_SFAP_PROJECT_CASE(20) PORTASIM_SFAP_PROJECT_CASE(24)
-    PORTASIM_SFAP_PROJECT_CASE(28)
+    PORTASIM_SFAP_PROJECT_CASE(1) PORTASIM_SFAP_PROJECT_CASE(2) PORTASIM_SFAP_PROJECT_CASE(4)
+    PORTASIM_SFAP_PROJECT_CASE(8) PORTASIM_SFAP_PROJECT_CASE(16)
     default: project_batch<ExecutionSpace, 32>(exec, source, H, grids, S, f0, nbatch, dz_weighted); break;
 #undef PORTASIM_SFAP_PROJECT_CASE
   }
@@ -545,10 +540,13 @@ Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace&
   res.sfaps_pre_shift = typename Result<MemorySpace>::cube(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfaps_pre_shift"), nt, ne, nf);
   // Electrodes per team: as few blocks of at most 32 as possible, evenly filled and rounded up
-  // to an instantiated width (25 -> 1 x 28, 40 -> 2 x 20): the source is computed once per block.
+  // to a power of two (25 -> 1 x 32, 40 -> 2 x 32): the source is computed once per block.
+  // Few widths keep the number of projection kernels (and nvcc's compile time) small; the
+  // padded electrodes have h = 0 and are never stored, so results do not depend on the width.
   const std::int64_t nblocks = (ne + 31) / 32;
-  int ec = static_cast<int>((ne + nblocks - 1) / nblocks);
-  if (ec > 16) ec = (ec + 3) / 4 * 4;
+  const std::int64_t per_block = (ne + nblocks - 1) / nblocks;
+  int ec = 1;
+  while (ec < per_block) ec *= 2;
   const std::int64_t ne_padded = (ne + ec - 1) / ec * ec;
   const double per_fiber = static_cast<double>(nzmax + 1) * static_cast<double>(nt + ne_padded + 3) * 8.0;
   // Budget: as given, else large batches on a device and cache-sized ones on the host.
