@@ -3,12 +3,14 @@
 # (scripts/stage_for_device.sh) and the CuPy peers (shared/peers copied to PEERS_DIR), so
 # that our figures and theirs come from one machine and one run.
 # usage: perf/run_gpu_suite.sh STAGE_DIR OUT_DIR PART...
-#   parts: info tests sanitize overlap hh hh-integrators hh-peer life life-peer sfap blas-peer
+#   parts: info tests disk sanitize overlap hh hh-integrators hh-peer life life-peer sfap blas-peer
 set -u
 stage=$1 out=$2
 shift 2
 peers=${PEERS_DIR:-.peers}
 export LD_LIBRARY_PATH=$PWD/$stage/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+# Reference data carried along with the stage (scripts/stage_for_device.sh copies it).
+[ -d "$stage/reference/sfap" ] && export PORTASIM_SFAP_REFERENCE_DIR=$PWD/$stage/reference/sfap
 mkdir -p "$out"
 status=0
 for part in "$@"; do
@@ -23,7 +25,13 @@ for part in "$@"; do
         rc=$?
         echo "$(basename "$t"): rc=$rc $(grep -E '^\[  (PASSED|FAILED)' "$out/$(basename "$t").log" | tr '\n' ' ')"
         [ $rc = 0 ] || { status=1; grep -E 'FAILED|Failure|error' "$out/$(basename "$t").log" | head -20; }
-      done ;;
+      done
+      tar -czf "$out/test_logs.tar.gz" -C "$out" $(cd "$out" && ls portasim_tests_*.log) && rm -f "$out"/portasim_tests_*.log ;;
+    disk)
+      # Sequential write bandwidth of the folder the Life benchmark writes to, flushed to disk.
+      dir=${BENCH_DIR:-/tmp}
+      dd if=/dev/zero of="$dir/portasim_dd_probe" bs=16M count=256 conv=fsync 2>&1 | tail -1 | tee "$out/disk.txt"
+      rm -f "$dir/portasim_dd_probe" ;;
     sanitize)
       for t in "$stage"/bin/portasim_tests_*_cuda; do
         for tool in memcheck racecheck; do

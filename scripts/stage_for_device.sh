@@ -26,5 +26,11 @@ for exe in "${executables[@]}"; do
 done | sort -u | while read -r name path; do
   if ! [[ $name =~ $keep_behind ]]; then cp -L "$path" "$stage/lib/$name"; fi
 done
+# The SFAP reference files, for the parity tests and the benchmark (perf/run_gpu_suite.sh
+# points PORTASIM_SFAP_REFERENCE_DIR at them).
+if [ -d ../shared/reference/sfap ]; then
+  mkdir -p "$stage/reference"
+  cp -r ../shared/reference/sfap "$stage/reference/"
+fi
 du -sh "$stage" >&2
 ls "$stage/bin" "$stage/lib" >&2

@@ -34,7 +34,13 @@ using Exec = Kokkos::DefaultExecutionSpace;
 namespace ps = portasim::sfap;
 constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
 
-const std::string bench_file = std::string(PORTASIM_SFAP_REFERENCE_DIR) + "/bench_200f_25e_dz0p1.h5";
+// PORTASIM_SFAP_REFERENCE_DIR in the environment overrides the folder compiled in (for runs
+// on another machine).
+std::string reference_dir() {
+  const char* dir = std::getenv("PORTASIM_SFAP_REFERENCE_DIR");
+  return dir && *dir ? dir : PORTASIM_SFAP_REFERENCE_DIR;
+}
+const std::string bench_file = reference_dir() + "/bench_200f_25e_dz0p1.h5";
 
 ps::HostInputs bench_inputs(std::size_t max_fibers) {
   const auto file = portasim::io::H5File::open_read(bench_file);

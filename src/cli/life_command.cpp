@@ -146,7 +146,8 @@ int run_life(const ExecutionSpace& exec, const LifeOptions& o) {
               << stats.first_generation << ".." << stats.last_generation << ", " << o.engine << " engine on "
               << ExecutionSpace::name() << " (" << initial_description << ")\n";
     std::cout << "  final population " << stats.final_population << "\n";
-    std::cout << "  time " << stats.seconds << " s, " << stats.cells_per_second() << " cells/s (including output), "
+    std::cout << "  time " << stats.seconds << " s (+ " << stats.setup_seconds << " s setup), " << stats.cells_per_second()
+              << " cells/s (including output), "
               << stats.chunks << " chunks; compute " << stats.compute_seconds << " s, copy " << stats.copy_seconds
               << " s, write " << stats.write_seconds << " s, overlap " << stats.overlap_ratio() << "\n";
     std::cout << "  wrote " << (npy ? life::npy_base(o.output) + "_*.npy" : o.output) << "\n";

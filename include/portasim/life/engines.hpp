@@ -57,7 +57,12 @@ struct StepCells {
   }
 };
 
-// Eight cells per thread through 64-bit loads (width % 8 == 0, width >= 8).
+// Rows per thread in the word engines: a thread walks down a strip of rows of one word
+// column, keeping the three row sums (or rows) it needs in registers, so each input word is
+// loaded about once per strip instead of three times.
+constexpr std::int64_t strip_rows = 8;
+
+// Eight cells per word through 64-bit loads (width % 8 == 0, width >= 8).
 template <class InView, class OutView>
 struct StepByteWords {
   InView in;  // the grid as words: (height, width / 8)
@@ -71,18 +76,28 @@ struct StepByteWords {
   }
   // Sum of a cell and its two horizontal neighbours, per byte (little-endian: byte j is
   // column 8k + j, so the left neighbour of byte 0 is the top byte of the word before).
-  KOKKOS_INLINE_FUNCTION std::uint64_t row_sum(std::int64_t y, std::int64_t k) const {
+  KOKKOS_INLINE_FUNCTION std::uint64_t row_sum(std::int64_t y, std::int64_t k, std::uint64_t& centre) const {
     const std::uint64_t w = word(y, k);
     const std::uint64_t left = (w << 8) | (word(y, k - 1) >> 56);
     const std::uint64_t right = (w >> 8) | (word(y, k + 1) << 56);
+    centre = w;
     return left + w + right;
   }
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
-    std::int64_t y, k;
-    split_index(index, words, y, k);
-    const std::uint64_t centre = in(y, k);
-    const std::uint64_t neighbours = row_sum(y - 1, k) + row_sum(y, k) + row_sum(y + 1, k) - centre;
-    out(y, k) = next_bytes(centre, neighbours);
+    std::int64_t strip, k;
+    split_index(index, words, strip, k);
+    const std::int64_t y0 = strip * strip_rows;
+    const std::int64_t y1 = y0 + strip_rows < height ? y0 + strip_rows : height;
+    std::uint64_t unused, centre, below_centre;
+    std::uint64_t above = row_sum(y0 - 1, k, unused);
+    std::uint64_t here = row_sum(y0, k, centre);
+    for (std::int64_t y = y0; y < y1; ++y) {
+      const std::uint64_t below = row_sum(y + 1, k, below_centre);
+      out(y, k) = next_bytes(centre, above + here + below - centre);
+      above = here;
+      here = below;
+      centre = below_centre;
+    }
   }
 };
 
@@ -93,21 +108,30 @@ struct StepBits {
   std::int64_t height, words;
   bool torus;
 
+  struct Row {
+    std::uint64_t left, centre, right;  // the cells at x - 1, x, x + 1 for the 64 x of a word
+  };
   KOKKOS_INLINE_FUNCTION std::uint64_t word(std::int64_t y, std::int64_t k) const {
     if (torus) return in(wrap(y, height), wrap(k, words));
     return (y < 0 || y >= height || k < 0 || k >= words) ? std::uint64_t(0) : in(y, k);
   }
+  KOKKOS_INLINE_FUNCTION Row row(std::int64_t y, std::int64_t k) const {
+    const std::uint64_t w = word(y, k);
+    return {(w << 1) | (word(y, k - 1) >> 63), w, (w >> 1) | (word(y, k + 1) << 63)};
+  }
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
-    std::int64_t y, k;
-    split_index(index, words, y, k);
-    std::uint64_t row[3], left[3], right[3];
-    for (int r = 0; r < 3; ++r) {
-      const std::uint64_t w = word(y + r - 1, k);
-      row[r] = w;
-      left[r] = (w << 1) | (word(y + r - 1, k - 1) >> 63);   // column x - 1
-      right[r] = (w >> 1) | (word(y + r - 1, k + 1) << 63);  // column x + 1
+    std::int64_t strip, k;
+    split_index(index, words, strip, k);
+    const std::int64_t y0 = strip * strip_rows;
+    const std::int64_t y1 = y0 + strip_rows < height ? y0 + strip_rows : height;
+    Row above = row(y0 - 1, k), here = row(y0, k);
+    for (std::int64_t y = y0; y < y1; ++y) {
+      const Row below = row(y + 1, k);
+      out(y, k) = next_bits(here.centre, above.left, above.centre, above.right, here.left, here.right,
+                            below.left, below.centre, below.right);
+      above = here;
+      here = below;
     }
-    out(y, k) = next_bits(row[1], left[0], row[0], right[0], left[1], right[1], left[2], row[2], right[2]);
   }
 };
 
@@ -126,7 +150,8 @@ void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in,
         reinterpret_cast<const std::uint64_t*>(in.data()), height, words);
     Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, memory, Kokkos::MemoryTraits<Kokkos::Unmanaged>> out_words(
         reinterpret_cast<std::uint64_t*>(out.data()), height, words);
-    Kokkos::parallel_for("portasim::life::step_bytes_swar", policy(exec, 0, height * words),
+    const std::int64_t strips = (height + impl::strip_rows - 1) / impl::strip_rows;
+    Kokkos::parallel_for("portasim::life::step_bytes_swar", policy(exec, 0, strips * words),
                          impl::StepByteWords<decltype(in_words), decltype(out_words)>{in_words, out_words, height, words, torus});
   } else {
     Kokkos::parallel_for("portasim::life::step_bytes", policy(exec, 0, height * width),
@@ -139,7 +164,8 @@ void step_bits(const ExecutionSpace& exec, Boundary boundary, const InView& in, 
   const std::int64_t height = static_cast<std::int64_t>(in.extent(0));
   const std::int64_t words = static_cast<std::int64_t>(in.extent(1));
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_for("portasim::life::step_bits", policy(exec, 0, height * words),
+  const std::int64_t strips = (height + impl::strip_rows - 1) / impl::strip_rows;
+  Kokkos::parallel_for("portasim::life::step_bits", policy(exec, 0, strips * words),
                        impl::StepBits<InView, OutView>{in, out, height, words, boundary == Boundary::torus});
 }
 

@@ -52,7 +52,8 @@ struct RunStats {
   std::int64_t last_generation = 0;
   std::int64_t final_population = 0;
   std::int64_t chunks = 0;
-  double seconds = 0;          // wall time of the whole pipeline
+  double setup_seconds = 0;    // allocating buffers (pinned host memory is slow to get)
+  double seconds = 0;          // wall time of the pipeline once set up
   double compute_seconds = 0;  // device time of the generation kernels (events)
   double copy_seconds = 0;     // device time of the device-to-host copies (events)
   double write_seconds = 0;    // host time in the sink

@@ -110,7 +110,7 @@ RunStats run(const ExecutionSpace& exec, const Config& config,
   require(start_generation >= 0 && start_generation <= config.steps,
           "start generation " + std::to_string(start_generation) + " is outside 0.." + std::to_string(config.steps));
   using clock = std::chrono::steady_clock;
-  const auto began = clock::now();
+  const auto setup_began = clock::now();
 
   RunStats stats;
   stats.first_generation = start_generation;
@@ -152,6 +152,9 @@ RunStats run(const ExecutionSpace& exec, const Config& config,
   };
 
   exec.fence();
+  copiers.fence_all();
+  stats.setup_seconds = std::chrono::duration<double>(clock::now() - setup_began).count();
+  const auto began = clock::now();
   if (start_generation == 0 && sink) {
     // Generation 0 as a chunk of its own (the Python tool's {base}_000000.npy).
     auto slot0 = Kokkos::subview(device[0], Kokkos::make_pair(std::int64_t(0), grid_bytes));
