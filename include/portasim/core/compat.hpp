@@ -66,6 +66,18 @@ inline void initialize(int num_threads, int device_id) {
 #endif
 }
 
+// a * b rounded on its own, never contracted with a following add into an FMA (which changes
+// the last bit): for reproducing NumPy's arithmetic exactly. nvcc contracts across a volatile
+// local, so the device takes the round-to-nearest intrinsic; host compilers honour volatile.
+KOKKOS_INLINE_FUNCTION double multiply_unfused(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  volatile double product = a * b;
+  return product;
+#endif
+}
+
 inline std::string kokkos_version_string() {
   return std::to_string(KOKKOS_VERSION / 10000) + "." +
          std::to_string(KOKKOS_VERSION / 100 % 100) + "." +

@@ -23,16 +23,15 @@ KOKKOS_INLINE_FUNCTION std::int64_t arange_length(double start, double stop, dou
 }
 
 // Element i of arange(start, stop, step): NumPy stores start, next = fl(start + step), and
-// fills i >= 2 with start + i*delta, delta = next - start. The product goes through a volatile
-// so that no compiler may contract it with the sum into an FMA (that changes the last bit and
-// moves grid points off the end-plate mask boundaries).
+// fills i >= 2 with start + i*delta, delta = next - start. The product is rounded on its own
+// (compat::multiply_unfused) so that no compiler contracts it with the sum into an FMA: that
+// changes the last bit and moves grid points off the end-plate mask boundaries.
 KOKKOS_INLINE_FUNCTION double arange_element(double start, double step, std::int64_t i) {
   const double next = start + step;
   if (i == 0) return start;
   if (i == 1) return next;
   const double delta = next - start;
-  volatile double product = static_cast<double>(i) * delta;
-  return start + product;
+  return start + compat::multiply_unfused(static_cast<double>(i), delta);
 }
 
 // ---- NumPy pairwise summation (numpy/core/src/umath/loops_utils.h.src, PW_BLOCKSIZE 128) --
