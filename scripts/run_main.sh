@@ -35,5 +35,14 @@ echo "== life: 256 x 256 torus, 200 generations in chunks of 50, .npy chunk file
 "$portasim" life --width 256 --height 256 --steps 200 --chunk-size 50 --seed 42 --engine bits --output "$out/life.h5"
 /usr/bin/python3 scripts/render_life.py "$out/life.h5" --output "$out/life"
 
+reference=../shared/reference/sfap/r1_20f_4e_dz0p1.h5
+if [ -f "$reference" ]; then
+  echo "== sfap: MyoGen's 20-fiber, 4-electrode reference case (inputs of $reference)" >&2
+  "$portasim" sfap --input "$reference" --output "$out/sfap_r1.h5"
+  /usr/bin/python3 scripts/plot_sfap.py "$out/sfap_r1.h5" --output "$out/sfap_r1"
+else
+  echo "== sfap: skipped, $reference not found (shared/ beside the repository)" >&2
+fi
+
 echo "== outputs in $out/:" >&2
 ls -l "$out" >&2
