@@ -62,6 +62,14 @@ struct StepCells {
 // loaded about once per strip instead of three times.
 constexpr std::int64_t strip_rows = 8;
 
+// Word k of row y of a word grid, wrapped on a torus, zero beyond a dead border.
+template <class View>
+KOKKOS_INLINE_FUNCTION std::uint64_t word_at(const View& grid, std::int64_t y, std::int64_t k, std::int64_t height,
+                                             std::int64_t words, bool torus) {
+  if (torus) return grid(wrap(y, height), wrap(k, words));
+  return (y < 0 || y >= height || k < 0 || k >= words) ? std::uint64_t(0) : grid(y, k);
+}
+
 // Eight cells per word through 64-bit loads (width % 8 == 0, width >= 8).
 template <class InView, class OutView>
 struct StepByteWords {
@@ -71,8 +79,7 @@ struct StepByteWords {
   bool torus;
 
   KOKKOS_INLINE_FUNCTION std::uint64_t word(std::int64_t y, std::int64_t k) const {
-    if (torus) return in(wrap(y, height), wrap(k, words));
-    return (y < 0 || y >= height || k < 0 || k >= words) ? std::uint64_t(0) : in(y, k);
+    return word_at(in, y, k, height, words, torus);
   }
   // Sum of a cell and its two horizontal neighbours, per byte (little-endian: byte j is
   // column 8k + j, so the left neighbour of byte 0 is the top byte of the word before).
@@ -112,8 +119,7 @@ struct StepBits {
     std::uint64_t left, centre, right;  // the cells at x - 1, x, x + 1 for the 64 x of a word
   };
   KOKKOS_INLINE_FUNCTION std::uint64_t word(std::int64_t y, std::int64_t k) const {
-    if (torus) return in(wrap(y, height), wrap(k, words));
-    return (y < 0 || y >= height || k < 0 || k >= words) ? std::uint64_t(0) : in(y, k);
+    return word_at(in, y, k, height, words, torus);
   }
   KOKKOS_INLINE_FUNCTION Row row(std::int64_t y, std::int64_t k) const {
     const std::uint64_t w = word(y, k);

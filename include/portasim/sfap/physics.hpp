@@ -150,15 +150,21 @@ struct GridZ {
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return g->z(k); }
 };
 
-// Everything a fiber's source needs, from its end-plate, velocity and diameter.
-KOKKOS_INLINE_FUNCTION FiberGrid make_fiber_grid(double zi, double left, double right, double dz,
-                                                 double v, double d, double sigma_i) {
+// The points of a fiber's z grid (enough to evaluate z(k)).
+KOKKOS_INLINE_FUNCTION FiberGrid grid_points(double zi, double left, double right, double dz) {
   FiberGrid g;
   g.zi = zi;
   g.dz = dz;
   g.n_left = arange_length(zi, left - dz, -dz);
   g.n_right = arange_length(zi, right + dz, dz);
   g.n_z = g.n_left + g.n_right - 1;
+  return g;
+}
+
+// Everything a fiber's source needs, from its end-plate, velocity and diameter.
+KOKKOS_INLINE_FUNCTION FiberGrid make_fiber_grid(double zi, double left, double right, double dz,
+                                                 double v, double d, double sigma_i) {
+  FiberGrid g = grid_points(zi, left, right, dz);
   g.L1 = right - zi;
   g.L2 = zi - left;
   g.v = v;

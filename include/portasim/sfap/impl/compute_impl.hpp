@@ -655,17 +655,11 @@ Kokkos::View<double*, typename ExecutionSpace::memory_space> tm_current_impl(
 template <class ExecutionSpace>
 Kokkos::View<double*, typename ExecutionSpace::memory_space> z_grid_impl(const ExecutionSpace& exec, double zi,
                                                                            double left, double right, double dz) {
-  const std::int64_t n = arange_length(zi, left - dz, -dz) + arange_length(zi, right + dz, dz) - 1;
+  const std::int64_t n = grid_points(zi, left, right, dz).n_z;
   Kokkos::View<double*, typename ExecutionSpace::memory_space> z(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_z"), n);
   Kokkos::parallel_for(
       "portasim::sfap::z_grid", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t k) {
-        FiberGrid g;
-        g.zi = zi;
-        g.dz = dz;
-        g.n_left = arange_length(zi, left - dz, -dz);
-        g.n_right = arange_length(zi, right + dz, dz);
-        g.n_z = g.n_left + g.n_right - 1;
-        z(k) = g.z(k);
+        z(k) = grid_points(zi, left, right, dz).z(k);
       });
   return z;
 }
