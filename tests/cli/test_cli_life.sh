@@ -48,6 +48,27 @@ with h5py.File("packed.h5") as f:
 PY
 fi
 
+# HDF5 resume: an interrupted run (its .partial cut back to generation 10) continues to the
+# same file as an uninterrupted one.
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import h5py" 2>/dev/null; then
+  check
+  cp run.h5 cut.h5.partial
+  /usr/bin/python3 -c "
+import h5py
+with h5py.File('cut.h5.partial', 'r+') as f:
+    f['generations'].resize(11, axis=0)
+    f['generation_index'].resize(11, axis=0)"
+  "$portasim" life --seed 3 --steps 23 --width 128 --height 100 --engine bits --output cut.h5 --resume > out.txt 2>&1 \
+    || fail "h5 resume: $(cat out.txt)"
+  grep -q "resuming after generation 10" out.txt || fail "h5 resume did not start after generation 10: $(cat out.txt)"
+  [ -f cut.h5 ] && [ ! -f cut.h5.partial ] || fail "h5 resume did not complete cut.h5"
+  /usr/bin/python3 -c "
+import h5py, numpy as np
+a, b = h5py.File('cut.h5', 'r'), h5py.File('run.h5', 'r')
+assert np.array_equal(a['generations'][()], b['generations'][()])
+assert list(a['generation_index'][()]) == list(range(24))" || fail "h5 resume differs from the uninterrupted run"
+fi
+
 # An RLE pattern at an offset.
 check
 printf '%s\n' '#N Glider' 'x = 3, y = 3, rule = B3/S23' 'bob$2bo$3o!' > glider.rle
