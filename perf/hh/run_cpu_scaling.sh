@@ -17,7 +17,7 @@ files=()
 while [ "$threads" -le "$cores" ]; do
   file=$out/hh_cpu_threads_$threads.json
   OMP_NUM_THREADS=$threads OMP_PROC_BIND=spread OMP_PLACES=cores PORTASIM_BENCH_MAX_NEURONS=$neurons \
-    "$bench" --benchmark_filter="BM_hh_rk4/float/spikes/neurons:$neurons\$" --benchmark_repetitions=3 \
+    "$bench" --benchmark_filter="BM_hh_rk4/float/spikes/neurons:$neurons/" --benchmark_repetitions=3 \
     --benchmark_out="$file" --benchmark_out_format=json > /dev/null
   files+=("$file")
   threads=$((threads * 2))
