@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "common/kernel_profile.hpp"
 #include "portasim/core/build_info.hpp"
 #include "portasim/core/runtime.hpp"
 
@@ -37,7 +38,11 @@ int main(int argc, char* argv[]) {
   for (const auto& device : portasim::device_properties())
     benchmark::AddCustomContext("device_" + std::to_string(device.id), device.name);
 
+  const char* profile = std::getenv("PORTASIM_KERNEL_PROFILE");
+  const bool profiling = profile && *profile && std::string(profile) != "0";
+  if (profiling) portasim_bench::KernelProfile::enable();
   benchmark::RunSpecifiedBenchmarks();
+  if (profiling) portasim_bench::KernelProfile::report();
   benchmark::Shutdown();
   return 0;
 }
