@@ -284,6 +284,25 @@ Handle open_object(hid_t file, const std::string& file_path, const std::string& 
   return object;
 }
 
+// The attribute `name` of the object at `path`, opened for reading.
+Handle open_attribute(hid_t file, const std::string& file_path, const std::string& path,
+                      const std::string& name, const std::string& what) {
+  Handle object = open_object(file, file_path, path, what);
+  if (H5Aexists(object.get(), name.c_str()) <= 0) throw_error(ErrorKind::io, what + ": not found");
+  Handle attribute(H5Aopen(object.get(), name.c_str(), H5P_DEFAULT), H5Aclose);
+  if (!attribute.valid()) throw_error(ErrorKind::io, what + ": " + hdf5_reason());
+  return attribute;
+}
+
+// The object at `path` with any attribute `name` removed, ready for a new one.
+Handle object_without_attribute(hid_t file, const std::string& file_path, const std::string& path,
+                                const std::string& name, const std::string& what) {
+  Handle object = open_object(file, file_path, path, what);
+  if (H5Aexists(object.get(), name.c_str()) > 0 && H5Adelete(object.get(), name.c_str()) < 0)
+    throw_error(ErrorKind::io, what + ": cannot replace the existing one: " + hdf5_reason());
+  return object;
+}
+
 H5T_class_t class_of(hid_t type_owner, hid_t (*get_type)(hid_t)) {
   Handle type(get_type(type_owner), H5Tclose);
   return type.valid() ? H5Tget_class(type.get()) : H5T_NO_CLASS;
@@ -475,9 +494,7 @@ void H5File::write_attribute_raw(const std::string& object_path, const std::stri
   const std::string path = normalized(object_path);
   const std::string what = "cannot write attribute " + quoted(name) + " of " + quoted(path) +
                            " in " + quoted(m_path);
-  Handle object = open_object(m_id, m_path, path, what);
-  if (H5Aexists(object.get(), name.c_str()) > 0 && H5Adelete(object.get(), name.c_str()) < 0)
-    throw_error(ErrorKind::io, what + ": cannot replace the existing one: " + hdf5_reason());
+  Handle object = object_without_attribute(m_id, m_path, path, name, what);
   Handle space = count == nullptr ? make_dataspace({}) : make_dataspace({*count});
   const hid_t memory_type = native_type(type);
   Handle attribute(H5Acreate2(object.get(), name.c_str(), memory_type, space.get(), H5P_DEFAULT,
@@ -495,9 +512,7 @@ void H5File::write_attribute(const std::string& object_path, const std::string& 
   const std::string path = normalized(object_path);
   const std::string what = "cannot write attribute " + quoted(name) + " of " + quoted(path) +
                            " in " + quoted(m_path);
-  Handle object = open_object(m_id, m_path, path, what);
-  if (H5Aexists(object.get(), name.c_str()) > 0 && H5Adelete(object.get(), name.c_str()) < 0)
-    throw_error(ErrorKind::io, what + ": cannot replace the existing one: " + hdf5_reason());
+  Handle object = object_without_attribute(m_id, m_path, path, name, what);
   // Variable-length UTF-8 is what h5py writes for a Python str, and reads back as one.
   Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
   H5Tset_size(type.get(), H5T_VARIABLE);
@@ -567,10 +582,7 @@ void H5File::read_attribute_raw(const std::string& object_path, const std::strin
   const std::string path = normalized(object_path);
   const std::string where = "attribute " + quoted(name) + " of " + quoted(path) + " in " + quoted(m_path);
   const std::string what = "cannot read " + where;
-  Handle object = open_object(m_id, m_path, path, what);
-  if (H5Aexists(object.get(), name.c_str()) <= 0) throw_error(ErrorKind::io, what + ": not found");
-  Handle attribute(H5Aopen(object.get(), name.c_str(), H5P_DEFAULT), H5Aclose);
-  if (!attribute.valid()) throw_error(ErrorKind::io, what + ": " + hdf5_reason());
+  Handle attribute = open_attribute(m_id, m_path, path, name, what);
   Handle file_type(H5Aget_type(attribute.get()), H5Tclose);
   const H5T_class_t type_class = file_type.valid() ? H5Tget_class(file_type.get()) : H5T_NO_CLASS;
   if (!is_numeric(type_class))
@@ -609,10 +621,7 @@ std::string H5File::read_string_attribute(const std::string& object_path, const 
   const std::string path = normalized(object_path);
   const std::string where = "attribute " + quoted(name) + " of " + quoted(path) + " in " + quoted(m_path);
   const std::string what = "cannot read " + where;
-  Handle object = open_object(m_id, m_path, path, what);
-  if (H5Aexists(object.get(), name.c_str()) <= 0) throw_error(ErrorKind::io, what + ": not found");
-  Handle attribute(H5Aopen(object.get(), name.c_str(), H5P_DEFAULT), H5Aclose);
-  if (!attribute.valid()) throw_error(ErrorKind::io, what + ": " + hdf5_reason());
+  Handle attribute = open_attribute(m_id, m_path, path, name, what);
   Handle file_type(H5Aget_type(attribute.get()), H5Tclose);
   const H5T_class_t type_class = file_type.valid() ? H5Tget_class(file_type.get()) : H5T_NO_CLASS;
   if (type_class != H5T_STRING)
