@@ -280,12 +280,31 @@ void project_batch(const ExecutionSpace& exec, const Source& source,
       });
 }
 
+// Widest electrode block of a projection team. A device wants many small teams to fill its
+// SMs (blocks of 4: 200 x 25 in 4.0 ms on an H200, against 7.3 ms with one block of 32 per
+// fiber); a CPU core wants the opposite: the source of point k at time j is computed once per
+// block, and with blocks of 4 that evaluation was most of the single-thread time, so host
+// spaces take up to 32 electrodes per block (one block for the 25-electrode case).
+template <class ExecutionSpace>
+constexpr int max_electrode_block() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible ? 32 : 4;
+}
+
 template <class ExecutionSpace, class Source>
 void project_dispatch(const ExecutionSpace& exec, int ec, const Source& source,
                       const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
                       const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
                       const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
                       std::int64_t f0, std::int64_t nbatch, bool dz_weighted) {
+  // Wide blocks exist only for host spaces (see max_electrode_block): nvcc never compiles them.
+  if constexpr (max_electrode_block<ExecutionSpace>() > 4) {
+    switch (ec) {
+      case 8: project_batch<ExecutionSpace, 8>(exec, source, H, grids, S, f0, nbatch, dz_weighted); return;
+      case 16: project_batch<ExecutionSpace, 16>(exec, source, H, grids, S, f0, nbatch, dz_weighted); return;
+      case 32: project_batch<ExecutionSpace, 32>(exec, source, H, grids, S, f0, nbatch, dz_weighted); return;
+      default: break;
+    }
+  }
   switch (ec) {
 #define PORTASIM_SFAP_PROJECT_CASE(N) \
   case N: project_batch<ExecutionSpace, N>(exec, source, H, grids, S, f0, nbatch, dz_weighted); break;
@@ -538,13 +557,13 @@ Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace&
   // ---- SFAPs, in batches of fibers under the buffer budget
   res.sfaps_pre_shift = typename Result<MemorySpace>::cube(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfaps_pre_shift"), nt, ne, nf);
-  // Electrodes per team: blocks of at most 4, evenly filled and rounded up to a power of two
-  // (25 -> 7 x 4, 2 -> 1 x 2). The source is computed once per block, so wider blocks save
-  // source evaluations, but on a GPU the 200 x 25 case left most of the device idle with one
-  // block of 32 per fiber (7.3 ms); blocks of 8 gave 5.8 ms, blocks of 4 give 4.2 ms on an
-  // H200. Few widths keep the number of projection kernels (and nvcc's compile time) small;
-  // padded electrodes have h = 0 and are never stored, so results do not depend on the width.
-  const std::int64_t nblocks = (ne + 3) / 4;
+  // Electrodes per team: blocks of at most max_electrode_block (4 on a device, 32 on the host),
+  // evenly filled and rounded up to a power of two (device: 25 -> 7 x 4, host: 25 -> 1 x 32).
+  // Few widths keep the number of projection kernels (and nvcc's compile time) small; padded
+  // electrodes have h = 0 and are never stored, and the sum over k per electrode does not
+  // depend on the width, so results are bit-identical for every width.
+  constexpr std::int64_t max_block = max_electrode_block<ExecutionSpace>();
+  const std::int64_t nblocks = (ne + max_block - 1) / max_block;
   const std::int64_t per_block = (ne + nblocks - 1) / nblocks;
   int ec = 1;
   while (ec < per_block) ec *= 2;
