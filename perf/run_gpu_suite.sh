@@ -3,7 +3,7 @@
 # (scripts/stage_for_device.sh) and the CuPy peers (shared/peers copied to PEERS_DIR), so
 # that our figures and theirs come from one machine and one run.
 # usage: perf/run_gpu_suite.sh STAGE_DIR OUT_DIR PART...
-#   parts: info tests disk sanitize overlap hh hh-integrators hh-peer life life-peer sfap blas-peer
+#   parts: info tests disk sanitize overlap hh hh-integrators hh-peer life life-peer sfap cpu blas-peer
 set -u
 stage=$1 out=$2
 shift 2
@@ -51,6 +51,17 @@ for part in "$@"; do
       PYTHONUNBUFFERED=1 python3 "$peers/gol_cupy.py" 1024 4096 16384 | tee "$out/gol_cupy.jsonl" || status=1 ;;
     sfap)
       "$stage/bin/portasim_bench_sfap" --benchmark_out="$out/sfap.json" --benchmark_out_format=json || status=1 ;;
+    cpu)
+      # The OpenMP build (staged with PORTASIM_STAGE_HOST) on this machine's CPU, one to all
+      # cores: the SFAP bench case against MyoGen's NumPy path (0.76 s on the H200 host).
+      cores=$(nproc)
+      for threads in 1 2 4 8 16 32 64; do
+        [ "$threads" -le "$cores" ] || break
+        OMP_NUM_THREADS=$threads OMP_PROC_BIND=spread OMP_PLACES=cores "$stage/bin/host/portasim_bench_sfap" \
+          --benchmark_filter='200x25' --benchmark_out="$out/sfap_cpu_t$threads.json" --benchmark_out_format=json \
+          --benchmark_context=omp_threads=$threads || status=1
+      done
+      lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Socket|NUMA node\(s\)' > "$out/cpu.txt" ;;
     blas-peer)
       PYTHONUNBUFFERED=1 python3 "$peers/blas_cupy.py" | tee "$out/blas_cupy.jsonl" || status=1 ;;
     hh-peer)

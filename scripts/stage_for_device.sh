@@ -19,6 +19,17 @@ for exe in "${executables[@]}"; do
   strip --strip-debug "$stage/bin/$(basename "$exe")" 2>/dev/null || true
 done
 
+# PORTASIM_STAGE_HOST=build/openmp also stages that build's benchmarks under bin/host/, to
+# measure the OpenMP backend on the GPU machine's CPU (perf/run_gpu_suite.sh part cpu).
+if [ -n "${PORTASIM_STAGE_HOST:-}" ]; then
+  mkdir -p "$stage/bin/host"
+  while IFS= read -r exe; do
+    cp "$exe" "$stage/bin/host/"
+    strip --strip-debug "$stage/bin/host/$(basename "$exe")" 2>/dev/null || true
+    executables+=("$exe")
+  done < <(find "$PORTASIM_STAGE_HOST" -type f -executable -name 'portasim_bench_*' -not -path '*/CMakeFiles/*')
+fi
+
 # Everything the base system or the CUDA installation provides stays behind.
 keep_behind='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|librt\.|libpthread\.|libstdc\+\+|libgcc_s|libcuda\.|libcublas|libcudart|libcusolver|libcusparse|libnvidia)'
 for exe in "${executables[@]}"; do
