@@ -256,6 +256,38 @@ def main(source_dir):
         except spack_mock.ConcretizationError:
             pass
 
+    # --- the environments: their portasim specs concretize against this recipe, their Kokkos
+    # requirement matches the cuda_arch asked for, their repos entry is this repository.
+    env_root = os.path.join(source_dir, "spack", "environments")
+    envs = sorted(e for e in os.listdir(env_root)
+                  if os.path.isfile(os.path.join(env_root, e, "spack.yaml"))) \
+        if os.path.isdir(env_root) else []
+    if not envs:
+        fail("no spack/environments/*/spack.yaml")
+    for env in envs:
+        with open(os.path.join(env_root, env, "spack.yaml")) as f:
+            text = f.read()
+        specs = re.findall(r"^\s*-\s*(portasim\b[^#\n]*)", text, re.M)
+        if len(specs) != 1:
+            fail(f"environment {env}: expected one portasim spec, found {specs}")
+            continue
+        user = specs[0].strip()[len("portasim"):]
+        try:
+            spec = spack_mock.concretize(cls, "portasim", user)
+        except Exception as e:
+            fail(f"environment {env}: portasim{user}: {type(e).__name__}: {e}")
+            continue
+        kokkos_req = re.search(r"^\s*kokkos:\s*\n\s*require:\s*\"([^\"]*)\"", text, re.M)
+        if spec.root.variants.get("cuda") is True:
+            arch = spec.root.variants["cuda_arch"]
+            if not kokkos_req or f"cuda_arch={arch}" not in kokkos_req.group(1):
+                fail(f"environment {env}: packages:kokkos:require lacks cuda_arch={arch}")
+        repos = re.findall(r"^\s*repos:\s*\n\s*-\s*(\S+)", text, re.M)
+        repo = repos[0].replace("$env", os.path.join(env_root, env)) if repos else ""
+        if not os.path.isfile(os.path.join(repo, "repo.yaml")) or not os.path.samefile(
+                repo, os.path.join(source_dir, "spack")):
+            fail(f"environment {env}: repos entry {repos} is not this repository's spack/")
+
     # --- the mapping, both ways, and the defaults.
     for name, default in sorted(options.items()):
         if not name.startswith("PORTASIM_ENABLE_"):
@@ -285,12 +317,13 @@ def main(source_dir):
             fail(f"backend variant {name!r} is gone: update BACKEND_VARIANTS")
 
     if failures:
-        print(f"FAIL: {recipe} and the CMake options disagree:")
+        print(f"FAIL: the Spack recipe {recipe}, its environments and CMake disagree:")
         for f in failures:
             print(f"  - {f}")
         return 1
     print(f"OK: {len(options)} CMake options, {len(variants)} variants, "
-          f"{sum(isinstance(c, tuple) for c in combos.values())} variant combinations checked")
+          f"{sum(isinstance(c, tuple) for c in combos.values())} variant combinations, "
+          f"environments {', '.join(envs)} checked")
     for name in sorted(mapped):
         print(f"  {name} <- variant {mapped[name]}")
     return 0
