@@ -287,6 +287,11 @@ def main(source_dir):
         if not os.path.isfile(os.path.join(repo, "repo.yaml")) or not os.path.samefile(
                 repo, os.path.join(source_dir, "spack")):
             fail(f"environment {env}: repos entry {repos} is not this repository's spack/")
+        develop = re.search(r"^\s*develop:\s*\n\s*portasim:\s*\n(?:\s*spec:.*\n)?\s*path:\s*(\S+)",
+                            text, re.M)
+        if develop and not os.path.samefile(os.path.join(env_root, env, develop.group(1)),
+                                            source_dir):
+            fail(f"environment {env}: develop path {develop.group(1)} is not this checkout")
 
     # --- the mapping, both ways, and the defaults.
     for name, default in sorted(options.items()):

@@ -22,11 +22,10 @@ class Portasim(CMakePackage, CudaPackage):
     Life with a streaming output pipeline, single-fiber action potentials and a CuPy-style
     GPU toolkit; one MPI rank per GPU."""
 
+    # Where the repository will be published; until then the environments build this checkout
+    # (their `develop:` entry), and `spack develop` does the same for other specs.
     homepage = "https://github.com/portasim/portasim"
     git = "https://github.com/portasim/portasim.git"
-
-    maintainers("portasim")
-    license("BSD-3-Clause")
 
     # No tagged release yet: a version with a url and sha256 goes here with the first tag.
     version("main", branch="main")
