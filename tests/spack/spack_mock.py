@@ -238,7 +238,7 @@ class DepView:
         self.prefix = f"/spack/opt/{node.name}"
         wrapper = node.variants.get("wrapper") is True
         self.package = types.SimpleNamespace(
-            kokkos_cxx=f"/spack/opt/kokkos-nvcc-wrapper/bin/nvcc_wrapper" if wrapper
+            kokkos_cxx="/spack/opt/kokkos-nvcc-wrapper/bin/nvcc_wrapper" if wrapper
             else "/spack/lib/spack/env/gcc/g++")
 
 
