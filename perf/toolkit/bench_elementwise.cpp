@@ -78,6 +78,11 @@ struct RawMultiplyAdd {
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const { y(i) = x1(i) * x2(i) + b; }
 };
 
+struct RawSum {
+  Vector x;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, float& acc) const { acc += x(i); }
+};
+
 enum class Axpb { functor, expression, raw };
 
 void BM_axpb(benchmark::State& state, Axpb how) {
@@ -126,8 +131,7 @@ void BM_reduce(benchmark::State& state, Reduce what) {
     time_calls(state, exec, bytes, [&] { sum(exec, result, x); });
   } else {
     time_calls(state, exec, bytes, [&] {
-      Kokkos::parallel_reduce("raw_sum", Kokkos::RangePolicy<Exec>(exec, 0, n), tk::impl::WholeBody<tk::ViewOperand<Vector>, tk::fn::Plus, float>{tk::ViewOperand<Vector>(x), tk::fn::Plus{}, tk::impl::FlatIndex(tk::Shape::of(x), false)},
-                              Kokkos::Sum<float, Mem>(result));
+      Kokkos::parallel_reduce("raw_sum", Kokkos::RangePolicy<Exec>(exec, 0, n), RawSum{x}, Kokkos::Sum<float, Mem>(result));
     });
   }
 }
@@ -185,14 +189,14 @@ void register_all() {
 
   std::vector<tk::LaunchShape> shapes;
   for (int chunk : {0, 1, 16, 64, 256, 1024, 8192}) shapes.push_back(tk::LaunchShape::range(chunk));
-  for (int league : {0, 1056})  // 1056 = 8 blocks on each of an H200's 132 SMs, grid-stride
-    for (int team : {32, 64, 128, 256, 512, 1024})
-      for (int vector : {1, 4, 32})
+  // GPU: CUDA block sizes, one block per 32..1024 lanes or 1056 blocks (8 on each of an
+  // H200's 132 SMs) walking the array grid-stride. Host: teams are threads.
+  const std::vector<int> teams = on_host ? std::vector<int>{0, 1, 2} : std::vector<int>{32, 64, 128, 256, 512, 1024};
+  const std::vector<int> vectors = on_host ? std::vector<int>{1, 8} : std::vector<int>{1, 4, 32};
+  for (int league : {0, 1056})
+    for (int team : teams)
+      for (int vector : vectors)
         if (team * vector <= 1024) shapes.push_back(tk::LaunchShape::teams(league, team, vector));
-  if (on_host) {
-    shapes.push_back(tk::LaunchShape::teams(0, 1, 1));
-    shapes.push_back(tk::LaunchShape::teams(0, 0, 1));
-  }
   for (const auto& s : shapes) {
     const std::string name = s.kind == tk::LaunchShape::Kind::range
                                  ? "launch_shape/range_chunk:" + std::to_string(s.chunk)

@@ -50,8 +50,8 @@ PEER_SERIES = [
     ("matmul_cupy", r"trace", r"^us_per_call$|_us$", "n", "count", lambda r: 1e6 * r["trace_s"], "CuPy trace {dtype}"),
     ("svd_cupy", r"svd", r"seconds|_s$", "n", "count", lambda r: r["s"], "CuPy SVD"),
     ("svd_cupy", r"svd", r"_ms$|^ms_", "n", "count", lambda r: 1e3 * r["s"], "CuPy SVD"),
-    ("copy_cupy", r"transfer|copy_h|h2d|d2h", r"h2d.*GB|GB.*h2d", "MiB", "MiB", lambda r: (r["pageable_h2d_GBps"], r["pinned_h2d_GBps"]), "CuPy H2D {kind}"),
-    ("copy_cupy", r"transfer|copy_h|h2d|d2h", r"d2h.*GB|GB.*d2h", "MiB", "MiB", lambda r: (r["pageable_d2h_GBps"], r["pinned_d2h_GBps"]), "CuPy D2H {kind}"),
+    ("copy_cupy", r"transfer|copy_h|h2d|d2h", r"GB", "MiB", "MiB", lambda r: (r["pageable_h2d_GBps"], r["pinned_h2d_GBps"]), "CuPy H2D {kind}"),
+    ("copy_cupy", r"transfer|copy_h|h2d|d2h", r"GB", "MiB", "MiB", lambda r: (r["pageable_d2h_GBps"], r["pinned_d2h_GBps"]), "CuPy D2H {kind}"),
 ]
 
 

@@ -167,6 +167,25 @@ void bad_shapes_are_refused_and_leave_the_output_alone() {
   for (double v : to_host(y2)) EXPECT_EQ(v, 7.0);
 }
 
+// A KOKKOS_LAMBDA as the elementwise body, capturing a value, on a 2-D broadcast.
+template <class Exec>
+void lambda_bodies() {
+  using Mem = typename Exec::memory_space;
+  portasim::InstancePool<Exec> pool(1);
+  Kokkos::View<float**, Mem> a("a", 5, 7), y("y", 5, 7);
+  Kokkos::View<int*, Mem> b("b", 7);
+  fill(a, [](std::size_t i, std::size_t j, std::size_t) { return 0.5 * i + j; });
+  fill(b, [](std::size_t j, std::size_t, std::size_t) { return static_cast<double>(j % 3); });
+  const float w = 3.0f;
+  tk::elementwise(
+      pool[0], KOKKOS_LAMBDA(const float x, const int k) { return w * x - static_cast<float>(k); }, y, a, b);
+  pool[0].fence();
+  const auto h = to_host(y);
+  for (std::size_t i = 0; i < 5; ++i)
+    for (std::size_t j = 0; j < 7; ++j) EXPECT_EQ(h[i * 7 + j], 3.0 * (0.5 * i + j) - double(j % 3));
+}
+
+TEST(TEST_CATEGORY, elementwise_lambda_body) { lambda_bodies<TEST_EXECSPACE>(); }
 TEST(TEST_CATEGORY, elementwise_seed_examples_float) { seed_examples_match_long_double<TEST_EXECSPACE, float>(); }
 TEST(TEST_CATEGORY, elementwise_seed_examples_double) { seed_examples_match_long_double<TEST_EXECSPACE, double>(); }
 TEST(TEST_CATEGORY, elementwise_softplus_stable_float) { softplus_is_stable_for_large_arguments<TEST_EXECSPACE, float>(); }
