@@ -3,7 +3,7 @@
 # (scripts/stage_for_device.sh) and the CuPy peers (shared/peers copied to PEERS_DIR), so
 # that our figures and theirs come from one machine and one run.
 # usage: perf/run_gpu_suite.sh STAGE_DIR OUT_DIR PART...
-#   parts: info tests disk sanitize overlap hh hh-integrators hh-peer life life-peer sfap cpu blas-peer
+#   parts: info tests disk sanitize overlap hh hh-integrators hh-peer life life-peer sfap cpu blas-peer toolkit
 set -u
 stage=$1 out=$2
 shift 2
@@ -66,6 +66,22 @@ for part in "$@"; do
       PYTHONUNBUFFERED=1 python3 "$peers/blas_cupy.py" | tee "$out/blas_cupy.jsonl" || status=1 ;;
     hh-peer)
       PYTHONUNBUFFERED=1 python3 "$peers/hh_cupy.py" 10000 100000 1000000 | tee "$out/hh_cupy.jsonl" || status=1 ;;
+    toolkit)
+      # Elementwise/reduction/launch-shape benchmarks, the CuPy peer of the same workloads
+      # (unless the blas-peer part already ran it into this folder), then the plots where
+      # this machine's python has matplotlib (else: plot_bench_toolkit.py on the build machine).
+      "$stage/bin/portasim_bench_toolkit_elementwise" --benchmark_out="$out/toolkit_elementwise.json" --benchmark_out_format=json || status=1
+      peer_args=()
+      if [ -f "$peers/blas_cupy.py" ]; then
+        [ -s "$out/blas_cupy.jsonl" ] || PYTHONUNBUFFERED=1 python3 "$peers/blas_cupy.py" | tee "$out/blas_cupy.jsonl" || status=1
+        peer_args=(--peer "$out/blas_cupy.jsonl")
+      fi
+      toolkit_json=$(ls "$out"/toolkit_*.json 2>/dev/null)
+      if python3 -c "import matplotlib" 2>/dev/null; then
+        python3 perf/toolkit/plot_bench_toolkit.py --outdir "$out/toolkit_plots" $toolkit_json "${peer_args[@]}" || status=1
+      else
+        echo "no matplotlib here: perf/toolkit/plot_bench_toolkit.py --outdir PLOTS $out/toolkit_*.json ${peer_args[*]}"
+      fi ;;
     *) echo "unknown part $part"; status=2 ;;
   esac
 done

@@ -1,0 +1,116 @@
+#pragma once
+// Elementwise kernels over Views of rank 0..3 with NumPy broadcasting (the role of
+// cupy.ElementwiseKernel): out = f(in...) element by element, where each input is a View, a
+// scalar or a fused expression (expression.hpp), all broadcast against each other; `out`
+// must have exactly the broadcast shape. One kernel on the given instance, nothing allocated.
+//
+//   elementwise(exec, fn::MultiplyAdd{}, y, x1, x2, 2.0f);   // y = x1 * x2 + 2
+//   evaluate(exec, y, arg(x1) * arg(x2) + 2.0f);             // the same, as an expression
+//   elementwise(exec, LaunchShape::teams(0, 256), f, y, x);  // with a chosen launch shape
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+#include "portasim/toolkit/broadcast.hpp"
+#include "portasim/toolkit/expression.hpp"
+#include "portasim/toolkit/launch_shape.hpp"
+
+namespace portasim::toolkit {
+
+namespace impl {
+
+// The extents of a shape aligned at its last dimension into three slots (leading slots 1),
+// and the mapping of a flat element number onto the three indices. Flat numbers run along
+// the output's memory order (last index fastest for LayoutRight, first for LayoutLeft), so
+// consecutive threads touch consecutive output addresses.
+struct FlatIndex {
+  std::size_t e0 = 1, e1 = 1, e2 = 1;
+  int rank = 0;
+  bool first_fastest = false;
+
+  FlatIndex() = default;
+  FlatIndex(const Shape& s, bool first_fastest_) : rank(s.rank()), first_fastest(first_fastest_) {
+    e0 = s.from_right(2);
+    e1 = s.from_right(1);
+    e2 = s.from_right(0);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(std::size_t k, std::size_t& i0, std::size_t& i1,
+                                              std::size_t& i2) const {
+    if (rank <= 1) {
+      i0 = 0, i1 = 0, i2 = k;
+    } else if (!first_fastest) {
+      i2 = k % e2;
+      const std::size_t rest = k / e2;
+      i1 = rest % e1;
+      i0 = rest / e1;
+    } else if (rank == 2) {
+      i0 = 0, i1 = k % e1, i2 = k / e1;
+    } else {
+      i0 = k % e0;
+      const std::size_t rest = k / e0;
+      i1 = rest % e1;
+      i2 = rest / e1;
+    }
+  }
+};
+
+template <class View>
+bool first_index_fastest(const View& view) {
+  if constexpr (View::rank >= 2) {
+    return view.stride(0) < view.stride(View::rank - 1);
+  } else {
+    return false;
+  }
+}
+
+template <class Out, class E>
+struct EvaluateBody {
+  ViewOperand<Out> out;
+  E expr;
+  FlatIndex index;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const std::size_t k) const {
+    std::size_t i0, i1, i2;
+    index(k, i0, i1, i2);
+    out(i0, i1, i2) = static_cast<typename ViewOperand<Out>::value_type>(expr(i0, i1, i2));
+  }
+};
+
+}  // namespace impl
+
+// out = expr, one kernel on exec under the given launch shape.
+template <class Exec, class Out, class E, std::enable_if_t<is_expression<E>::value, int> = 0>
+void evaluate(const Exec& exec, const LaunchShape& shape, const Out& out, const E& expr,
+              const std::string& label = "portasim::toolkit::evaluate") {
+  static_assert(Kokkos::is_view<Out>::value, "the output of evaluate/elementwise is a Kokkos::View");
+  static_assert(!std::is_const<typename Out::value_type>::value, "the output View must be writable");
+  static_assert(ViewOperand<Out>::template accessible_from<Exec>() && E::template accessible_from<Exec>(),
+                "every View of an elementwise kernel must be accessible from its execution space");
+  const Shape expected = expr.shape();
+  require_output_shape(Shape::of(out), expected, "output View '" + out.label() + "'");
+  const impl::FlatIndex index(expected, impl::first_index_fastest(out));
+  impl::launch(label, exec, shape, expected.size(), impl::EvaluateBody<Out, E>{ViewOperand<Out>(out), expr, index});
+}
+
+template <class Exec, class Out, class E, std::enable_if_t<is_expression<E>::value, int> = 0>
+void evaluate(const Exec& exec, const Out& out, const E& expr,
+              const std::string& label = "portasim::toolkit::evaluate") {
+  evaluate(exec, LaunchShape{}, out, expr, label);
+}
+
+// out = f(ins...) element by element (ElementwiseKernel); each input a View, a scalar or an
+// expression. f is a functor (or KOKKOS_LAMBDA) callable on the devices of Exec.
+template <class Exec, class F, class Out, class... Ins>
+void elementwise(const Exec& exec, const LaunchShape& shape, const F& f, const Out& out, const Ins&... ins) {
+  evaluate(exec, shape, out, apply(f, ins...), "portasim::toolkit::elementwise");
+}
+
+template <class Exec, class F, class Out, class... Ins,
+          std::enable_if_t<!std::is_same<std::decay_t<F>, LaunchShape>::value, int> = 0>
+void elementwise(const Exec& exec, const F& f, const Out& out, const Ins&... ins) {
+  evaluate(exec, LaunchShape{}, out, apply(f, ins...), "portasim::toolkit::elementwise");
+}
+
+}  // namespace portasim::toolkit

@@ -1,0 +1,215 @@
+// Elementwise kernels, reductions and launch shapes of portasim::toolkit against the copy
+// bandwidth of the same device, in the workloads of the CuPy peer (shared/peers/blas_cupy.py):
+//   elementwise/<variant>/n:N     y = x1 * x2 + B in float; GB_per_s = 3 * 4 * n / t
+//   copy/deep_copy_float/n:N      the measured copy bandwidth; GB_per_s = 2 * 4 * n / t
+//   reduction/<variant>/n:N       L2 norm / sum of n floats into a device View; GB_per_s = 4 n / t
+//   reduction_axis/<variant>/n:N  sum of an (n / 1024, 1024) float array along one axis
+//   launch_shape/<shape>/n:N      y = x1 * x2 + B under chosen RangePolicy / TeamPolicy shapes
+// Each timed iteration enqueues `batch` calls on one instance and fences once (CuPy's peer
+// times 20 calls between two events), so small sizes show the per-call launch cost rather
+// than a fence; nothing is allocated and nothing is read back inside the loop.
+// PORTASIM_BENCH_MAX_N caps n (default 10^8 on GPUs, 10^6 on CPUs).
+#include <benchmark/benchmark.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "portasim/core/instance_pool.hpp"
+#include "portasim/toolkit/elementwise.hpp"
+#include "portasim/toolkit/reduction.hpp"
+
+namespace portasim_bench_toolkit {
+
+namespace tk = portasim::toolkit;
+using Exec = Kokkos::DefaultExecutionSpace;
+using Mem = Exec::memory_space;
+using Vector = Kokkos::View<float*, Mem>;
+constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+constexpr int batch = 20;
+
+std::int64_t max_n() {
+  if (const char* cap = std::getenv("PORTASIM_BENCH_MAX_N")) return std::atoll(cap);
+  return on_host ? 1000000 : 100000000;
+}
+
+// Runs work() `batch` times per iteration on exec, fenced; reports the time per call and
+// bytes_per_call / time as GB/s.
+template <class Work>
+void time_calls(benchmark::State& state, const Exec& exec, double bytes_per_call, Work&& work) {
+  work();  // warm-up: first-touch, kernel loading
+  exec.fence();
+  double total = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int b = 0; b < batch; ++b) work();
+    exec.fence();
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / batch;
+    state.SetIterationTime(t);
+    total += t;
+  }
+  const double per_call = total / static_cast<double>(state.iterations());
+  state.counters["us_per_call"] = 1e6 * per_call;
+  state.counters["GB_per_s"] = bytes_per_call / per_call / 1e9;
+  state.counters["n"] = static_cast<double>(state.range(0));
+}
+
+struct Inputs {
+  explicit Inputs(const Exec& exec, std::size_t n)
+      : x1(Kokkos::view_alloc(std::string("x1"), Kokkos::WithoutInitializing), n),
+        x2(Kokkos::view_alloc(std::string("x2"), Kokkos::WithoutInitializing), n),
+        y(Kokkos::view_alloc(std::string("y"), Kokkos::WithoutInitializing), n) {
+    Kokkos::deep_copy(exec, x1, 1.5f);
+    Kokkos::deep_copy(exec, x2, 0.5f);
+    Kokkos::deep_copy(exec, y, 0.0f);
+    exec.fence();
+  }
+  Vector x1, x2, y;
+};
+
+// A hand-written Kokkos kernel of the same arithmetic: what the toolkit's layers must match.
+struct RawMultiplyAdd {
+  Vector y, x1, x2;
+  float b;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const { y(i) = x1(i) * x2(i) + b; }
+};
+
+struct RawSum {
+  Vector x;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, float& acc) const { acc += x(i); }
+};
+
+enum class Axpb { functor, expression, raw };
+
+void BM_axpb(benchmark::State& state, Axpb how) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  portasim::InstancePool<Exec> pool(1);
+  const Exec& exec = pool[0];
+  Inputs in(exec, n);
+  const float B = 2.0f;
+  auto x1 = in.x1, x2 = in.x2, y = in.y;
+  const double bytes = 3.0 * sizeof(float) * static_cast<double>(n);
+  if (how == Axpb::functor) {
+    time_calls(state, exec, bytes, [&] { tk::elementwise(exec, tk::fn::MultiplyAdd{}, y, x1, x2, B); });
+  } else if (how == Axpb::expression) {
+    time_calls(state, exec, bytes, [&] { tk::evaluate(exec, y, tk::arg(x1) * tk::arg(x2) + B); });
+  } else {
+    time_calls(state, exec, bytes, [&] {
+      Kokkos::parallel_for("raw_axpb", Kokkos::RangePolicy<Exec>(exec, 0, n), RawMultiplyAdd{y, x1, x2, B});
+    });
+  }
+}
+
+void BM_copy(benchmark::State& state) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  portasim::InstancePool<Exec> pool(1);
+  const Exec& exec = pool[0];
+  Inputs in(exec, n);
+  time_calls(state, exec, 2.0 * sizeof(float) * static_cast<double>(n),
+             [&] { Kokkos::deep_copy(exec, in.y, in.x1); });
+}
+
+enum class Reduce { l2_norm, sum, kokkos_sum };
+
+void BM_reduce(benchmark::State& state, Reduce what) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  portasim::InstancePool<Exec> pool(1);
+  const Exec& exec = pool[0];
+  Inputs in(exec, n);
+  Kokkos::View<float, Mem> result("result");
+  auto x = in.x1;
+  const double bytes = sizeof(float) * static_cast<double>(n);
+  if (what == Reduce::l2_norm) {
+    const auto l2 = tk::l2_norm_reduction<float>();
+    time_calls(state, exec, bytes, [&] { l2(exec, result, x); });
+  } else if (what == Reduce::sum) {
+    const auto sum = tk::sum_reduction<float>();
+    time_calls(state, exec, bytes, [&] { sum(exec, result, x); });
+  } else {
+    time_calls(state, exec, bytes, [&] {
+      Kokkos::parallel_reduce("raw_sum", Kokkos::RangePolicy<Exec>(exec, 0, n), RawSum{x}, Kokkos::Sum<float, Mem>(result));
+    });
+  }
+}
+
+void BM_reduce_axis(benchmark::State& state, int axis) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  const std::size_t cols = 1024, rows = n / cols;
+  portasim::InstancePool<Exec> pool(1);
+  const Exec& exec = pool[0];
+  Kokkos::View<float**, Kokkos::LayoutRight, Mem> m(Kokkos::view_alloc(std::string("m"), Kokkos::WithoutInitializing), rows, cols);
+  Kokkos::deep_copy(exec, m, 0.25f);
+  Kokkos::View<float*, Mem> out("out", axis == 0 ? cols : rows);
+  exec.fence();
+  const auto sum = tk::sum_reduction<float>();
+  time_calls(state, exec, sizeof(float) * static_cast<double>(rows * cols), [&] { sum.along(exec, axis, out, m); });
+}
+
+void BM_launch_shape(benchmark::State& state, tk::LaunchShape shape) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  portasim::InstancePool<Exec> pool(1);
+  const Exec& exec = pool[0];
+  Inputs in(exec, n);
+  auto x1 = in.x1, x2 = in.x2, y = in.y;
+  try {
+    tk::elementwise(exec, shape, tk::fn::MultiplyAdd{}, y, x1, x2, 2.0f);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());  // a shape this backend cannot run
+    return;
+  }
+  time_calls(state, exec, 3.0 * sizeof(float) * static_cast<double>(n),
+             [&] { tk::elementwise(exec, shape, tk::fn::MultiplyAdd{}, y, x1, x2, 2.0f); });
+  state.counters["chunk"] = shape.chunk;
+  state.counters["league"] = shape.league;
+  state.counters["team"] = shape.team;
+  state.counters["vector"] = shape.vector;
+}
+
+void register_all() {
+  std::vector<std::int64_t> sizes;
+  for (std::int64_t n = 10000; n <= max_n(); n *= 10) sizes.push_back(n);
+  const std::int64_t sweep_n = max_n();
+  auto with_sizes = [&](benchmark::internal::Benchmark* b) {
+    for (auto n : sizes) b->Arg(n);
+    b->ArgName("n")->UseManualTime()->Unit(benchmark::kMicrosecond);
+  };
+  with_sizes(benchmark::RegisterBenchmark("elementwise/axpb_float", BM_axpb, Axpb::functor));
+  with_sizes(benchmark::RegisterBenchmark("elementwise/axpb_expression_float", BM_axpb, Axpb::expression));
+  with_sizes(benchmark::RegisterBenchmark("elementwise/raw_kokkos_float", BM_axpb, Axpb::raw));
+  with_sizes(benchmark::RegisterBenchmark("copy/deep_copy_float", BM_copy));
+  with_sizes(benchmark::RegisterBenchmark("reduction/l2_norm_float", BM_reduce, Reduce::l2_norm));
+  with_sizes(benchmark::RegisterBenchmark("reduction/sum_float", BM_reduce, Reduce::sum));
+  with_sizes(benchmark::RegisterBenchmark("reduction/raw_kokkos_sum_float", BM_reduce, Reduce::kokkos_sum));
+  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_last_axis_float", BM_reduce_axis, 1));
+  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_first_axis_float", BM_reduce_axis, 0));
+
+  std::vector<tk::LaunchShape> shapes;
+  for (int chunk : {0, 1, 16, 64, 256, 1024, 8192}) shapes.push_back(tk::LaunchShape::range(chunk));
+  // GPU: CUDA block sizes, one block per 32..1024 lanes or 1056 blocks (8 on each of an
+  // H200's 132 SMs) walking the array grid-stride. Host: teams are threads.
+  const std::vector<int> teams = on_host ? std::vector<int>{0, 1, 2} : std::vector<int>{32, 64, 128, 256, 512, 1024};
+  const std::vector<int> vectors = on_host ? std::vector<int>{1, 8} : std::vector<int>{1, 4, 32};
+  for (int league : {0, 1056})
+    for (int team : teams)
+      for (int vector : vectors)
+        if (team * vector <= 1024) shapes.push_back(tk::LaunchShape::teams(league, team, vector));
+  for (const auto& s : shapes) {
+    const std::string name = s.kind == tk::LaunchShape::Kind::range
+                                 ? "launch_shape/range_chunk:" + std::to_string(s.chunk)
+                                 : "launch_shape/team_league:" + std::to_string(s.league) +
+                                       "/team:" + std::to_string(s.team) + "/vector:" + std::to_string(s.vector);
+    benchmark::RegisterBenchmark(name.c_str(), BM_launch_shape, s)
+        ->Arg(sweep_n)
+        ->ArgName("n")
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+  }
+}
+
+const bool registered = (register_all(), true);
+
+}  // namespace portasim_bench_toolkit

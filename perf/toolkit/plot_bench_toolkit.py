@@ -1,0 +1,227 @@
+#!/usr/bin/python3
+"""Plot the toolkit benchmarks (bench_elementwise and any other Google Benchmark JSON whose
+benchmark names read "<family>/<variant...>/<size_key>:<size>[/...]/manual_time").
+
+One PNG per family:
+  <family>.png        every rate/time counter against size, one line per variant and input
+                      file, when variants have several sizes (elementwise, reduction, copy,
+                      matmul, transfers, pool, ...);
+  <family>_sweep.png  horizontal bars per variant when each variant has a single size (the
+                      launch-shape sweep).
+CuPy peer lines (shared/peers/blas_cupy.py output, --peer) are overlaid where their anchor
+matches a family and counter (PEER_SERIES below; add a row for a new peer figure).
+
+usage: perf/toolkit/plot_bench_toolkit.py --outdir DIR BENCH.json [BENCH.json ...]
+                                          [--peer blas_cupy.jsonl]
+"""
+import argparse
+import collections
+import json
+import math
+import os
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+# Argument names that give a benchmark's size (its x axis), in order of preference.
+SIZE_KEYS = ("n", "size", "N", "m", "dim", "bytes", "KiB", "MiB", "copy_MiB", "elements")
+# Counters worth a plot: rates and times. Parameters (n, team, chunk, ...) are not.
+PLOTTED = re.compile(r"(per_s|GBps|TFLOP|GFLOP|^us_|^ms_|_us$|_ms$|seconds|_s$|percent|ratio)")
+STANDARD_FIELDS = {
+    "name", "run_name", "run_type", "repetitions", "repetition_index", "threads", "iterations",
+    "real_time", "cpu_time", "time_unit", "family_index", "per_family_instance_index",
+    "aggregate_name", "aggregate_unit", "label", "error_occurred", "error_message", "skipped",
+}
+UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+# (peer anchor, family regex, counter regex, x field, x unit, y function, label). x units:
+# "count" for element counts, "MiB" for transfer sizes (converted when the family's size key
+# is bytes or KiB).
+PEER_SERIES = [
+    ("axpb_cupy", r"^elementwise", r"GB_per_s|GBps", "n", "count", lambda r: r["GBps"], "CuPy ElementwiseKernel y=x1*x2+B"),
+    ("axpb_cupy", r"^elementwise", r"^us_per_call$", "n", "count", lambda r: 1e6 * r["s"], "CuPy ElementwiseKernel y=x1*x2+B"),
+    ("axpb_cupy", r"^(launch_shape)", r"GB_per_s|GBps", "n", "count", lambda r: r["GBps"], "CuPy ElementwiseKernel"),
+    ("axpb_cupy", r"^reduction$", r"GB_per_s|GBps", "n", "count", lambda r: r["l2_GBps"], "CuPy ReductionKernel L2 norm"),
+    ("axpb_cupy", r"^reduction$", r"^us_per_call$", "n", "count", lambda r: 1e6 * r["l2_s"], "CuPy ReductionKernel L2 norm"),
+    ("matmul_cupy", r"matmul|gemm|linalg", r"TFLOP", "n", "count", lambda r: r["TFLOPs"], "CuPy matmul {dtype}"),
+    ("matmul_cupy", r"trace", r"^us_per_call$|_us$", "n", "count", lambda r: 1e6 * r["trace_s"], "CuPy trace {dtype}"),
+    ("svd_cupy", r"svd", r"seconds|_s$", "n", "count", lambda r: r["s"], "CuPy SVD"),
+    ("svd_cupy", r"svd", r"_ms$|^ms_", "n", "count", lambda r: 1e3 * r["s"], "CuPy SVD"),
+    ("copy_cupy", r"transfer|copy_h|h2d|d2h", r"GB", "MiB", "MiB", lambda r: (r["pageable_h2d_GBps"], r["pinned_h2d_GBps"]), "CuPy H2D {kind}"),
+    ("copy_cupy", r"transfer|copy_h|h2d|d2h", r"GB", "MiB", "MiB", lambda r: (r["pageable_d2h_GBps"], r["pinned_d2h_GBps"]), "CuPy D2H {kind}"),
+]
+
+
+def parse_name(name):
+    """family, variant, size key, size of a benchmark name ('BM_' and '/manual_time' go)."""
+    parts = [p for p in name.split("/") if p not in ("manual_time", "real_time", "process_time")]
+    family = re.sub(r"^BM_", "", parts[0])
+    size_key, size, rest = None, None, []
+    for part in parts[1:]:
+        m = re.fullmatch(r"(?:([A-Za-z_]\w*):)?(\d+(?:\.\d+)?)", part)
+        key = m.group(1) if m else None
+        if m and size is None and (key in SIZE_KEYS or key is None):
+            size_key, size = key or "size", float(m.group(2))
+        else:
+            rest.append(part)
+    if size is None:  # the last numeric argument, whatever its name
+        for i in range(len(rest) - 1, -1, -1):
+            m = re.fullmatch(r"(?:([A-Za-z_]\w*):)?(\d+(?:\.\d+)?)", rest[i])
+            if m:
+                size_key, size = m.group(1) or "size", float(m.group(2))
+                del rest[i]
+                break
+    return family, "/".join(rest) or family, size_key, size
+
+
+def where_of(context):
+    backend = context.get("default_backend", "?")
+    device = context.get("device_0", "")
+    threads = context.get("OMP_NUM_THREADS", "")
+    return f"{backend} {device}".strip() if device else f"{backend} {threads} thr"
+
+
+def load(paths):
+    """{family: {(variant, where): {counter: [(size, value)]}}}, size keys per family."""
+    data = collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
+    size_keys = {}
+    for path in paths:
+        with open(path) as f:
+            doc = json.load(f)
+        where = where_of(doc.get("context", {}))
+        if len(paths) > 1:
+            where += f" [{os.path.basename(path)}]"
+        for b in doc.get("benchmarks", []):
+            if b.get("run_type") == "aggregate" or b.get("error_occurred") or b.get("skipped"):
+                continue
+            family, variant, size_key, size = parse_name(b["name"])
+            if size is None:
+                size_key, size = "case", 0.0
+            size_keys.setdefault(family, size_key)
+            series = data[family][(variant, where)]
+            unit = b.get("time_unit", "ns")
+            series[f"time_per_iteration_{unit}"].append((size, b["real_time"]))
+            for key, value in b.items():
+                if key in STANDARD_FIELDS or not isinstance(value, (int, float)) or not PLOTTED.search(key):
+                    continue
+                series[key].append((size, float(value)))
+    return data, size_keys
+
+
+def load_peer(path):
+    rows = []
+    if path:
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line.startswith("{"):
+                    rows.append(json.loads(line))
+    return rows
+
+
+def peer_lines(rows, family, counter, size_key):
+    """[(label, [(x, y)])] of the peer figures that belong on this family/counter plot."""
+    lines = collections.defaultdict(list)
+    for anchor, fam_re, counter_re, xfield, xunit, value, label in PEER_SERIES:
+        if not re.search(fam_re, family) or not re.search(counter_re, counter):
+            continue
+        for r in rows:
+            if r.get("anchor") != anchor or xfield not in r:
+                continue
+            x = float(r[xfield])
+            if xunit == "MiB" and size_key == "bytes":
+                x *= 2**20
+            elif xunit == "MiB" and size_key == "KiB":
+                x *= 1024
+            try:
+                y = value(r)
+            except KeyError:
+                continue
+            if isinstance(y, tuple):  # pageable, pinned
+                for kind, v in zip(("pageable", "pinned"), y):
+                    lines[label.format(kind=kind, **r)].append((x, v))
+            else:
+                lines[label.format(**r)].append((x, y))
+    return [(label, sorted(points)) for label, points in sorted(lines.items())]
+
+
+def plot_family_lines(family, series, size_key, peer_rows, outdir):
+    counters = sorted({c for s in series.values() for c in s}, key=lambda c: (c.startswith("time_per"), c))
+    cols = min(3, len(counters))
+    rows = math.ceil(len(counters) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(6 * cols, 4.2 * rows), squeeze=False)
+    for axis, counter in zip(axes.flat, counters):
+        for (variant, where), s in sorted(series.items()):
+            if counter in s:
+                points = sorted(s[counter])
+                axis.plot(*zip(*points), "o-", ms=3, label=f"{variant} ({where})")
+        for label, points in peer_lines(peer_rows, family, counter, size_key):
+            axis.plot(*zip(*points), "s--", ms=3, color="black", alpha=0.6, label=label)
+        axis.set_xscale("log")
+        axis.set_yscale("log")
+        axis.set_xlabel(size_key)
+        axis.set_ylabel(counter)
+        axis.grid(alpha=0.3, which="both")
+        axis.legend(fontsize=6)
+    for axis in list(axes.flat)[len(counters):]:
+        axis.set_visible(False)
+    fig.suptitle(f"portasim toolkit: {family}")
+    fig.tight_layout()
+    out = os.path.join(outdir, f"{family}.png")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+def plot_family_sweep(family, series, size_key, peer_rows, outdir):
+    counters = sorted({c for s in series.values() for c in s}, key=lambda c: (c.startswith("time_per"), c))
+    counters = [c for c in counters if not c.startswith("time_per")] or counters
+    labels = [f"{variant} ({where})" for (variant, where) in series]
+    fig, axes = plt.subplots(1, len(counters), figsize=(7 * len(counters), 0.22 * len(labels) + 1.8), squeeze=False)
+    for axis, counter in zip(axes.flat, counters):
+        values = [s[counter][0][1] if counter in s else 0.0 for s in series.values()]
+        axis.barh(range(len(labels)), values)
+        axis.set_yticks(range(len(labels)))
+        axis.set_yticklabels(labels, fontsize=6)
+        axis.invert_yaxis()
+        axis.set_xlabel(counter)
+        sizes = sorted({p[0] for s in series.values() for p in s.get(counter, [])})
+        for label, points in peer_lines(peer_rows, family, counter, size_key):
+            for x, y in points:
+                if x in sizes:
+                    axis.axvline(y, color="black", ls="--", lw=1, label=f"{label}, {size_key}={x:g}")
+        axis.grid(alpha=0.3, axis="x")
+        if axis.get_legend_handles_labels()[0]:
+            axis.legend(fontsize=6)
+    size_text = ", ".join(f"{x:g}" for x in sorted({p[0] for s in series.values() for c in s.values() for p in c}))
+    fig.suptitle(f"portasim toolkit: {family} ({size_key} = {size_text})")
+    fig.tight_layout()
+    out = os.path.join(outdir, f"{family}_sweep.png")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bench", nargs="+", help="Google Benchmark JSON files")
+    parser.add_argument("--peer", help="JSON lines of shared/peers/blas_cupy.py")
+    parser.add_argument("--outdir", default=".")
+    args = parser.parse_args()
+    os.makedirs(args.outdir, exist_ok=True)
+    data, size_keys = load(args.bench)
+    peer_rows = load_peer(args.peer)
+    for family, series in sorted(data.items()):
+        sizes_per_variant = [len({p[0] for c in s.values() for p in c}) for s in series.values()]
+        if max(sizes_per_variant) > 1:
+            out = plot_family_lines(family, series, size_keys[family], peer_rows, args.outdir)
+        else:
+            out = plot_family_sweep(family, series, size_keys[family], peer_rows, args.outdir)
+        print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
