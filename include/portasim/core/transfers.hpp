@@ -13,6 +13,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
+#include <type_traits>
 
 #include "portasim/core/error.hpp"
 
