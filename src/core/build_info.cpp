@@ -10,6 +10,7 @@
 #include "portasim/core/compat.hpp"
 #include "portasim/core/impl/backend.hpp"
 #include "portasim/core/pool_limit.hpp"
+#include "portasim/core/runtime.hpp"
 
 #if defined(PORTASIM_ENABLE_HDF5)
 #include <H5public.h>
@@ -98,6 +99,10 @@ BuildInfo build_info() {
   info.default_backend = Kokkos::DefaultExecutionSpace::name();
   info.host_concurrency = Kokkos::DefaultHostExecutionSpace().concurrency();
   info.active_device = impl::active_device_id();
+  if (info.active_device >= 0) {
+    info.device_selection = runtime_device_choice().reason;
+    if (info.device_selection.empty()) info.device_selection = "Kokkos initialized by the application";
+  }
   info.host = host_properties();
   return info;
 }
@@ -123,7 +128,10 @@ void print_info(std::ostream& out, const BuildInfo& build,
   out << "  host CPU          " << (build.host.cpu_model.empty() ? "(unknown)" : build.host.cpu_model) << "\n";
   out << "  host memory       " << format_bytes(build.host.total_memory_bytes) << " ("
       << format_bytes(build.host.available_memory_bytes) << " available)\n";
-  out << "  devices           " << devices.size() << "\n";
+  out << "  devices           " << devices.size();
+  if (build.active_device >= 0)
+    out << " (using " << build.active_device << ": " << build.device_selection << ")";
+  out << "\n";
   for (const auto& d : devices) {
     out << "    [" << d.id << "] " << d.name << (d.id == build.active_device ? " (in use)" : "")
         << ", compute capability " << d.compute_capability_major << "."
@@ -153,7 +161,8 @@ void print_info_json(std::ostream& out, const BuildInfo& build,
       << ", \"hardware_threads\": " << build.host.hardware_threads
       << ", \"total_memory_bytes\": " << build.host.total_memory_bytes
       << ", \"available_memory_bytes\": " << build.host.available_memory_bytes << "}"
-      << ", \"active_device\": " << build.active_device << ", \"devices\": [";
+      << ", \"active_device\": " << build.active_device
+      << ", \"device_selection\": " << json_string(build.device_selection) << ", \"devices\": [";
   for (std::size_t i = 0; i < devices.size(); ++i) {
     const auto& d = devices[i];
     out << (i ? ", " : "") << "{\"id\": " << d.id << ", \"name\": " << json_string(d.name)

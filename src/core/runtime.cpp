@@ -12,6 +12,8 @@
 namespace portasim {
 
 namespace {
+DeviceChoice g_device_choice;
+
 bool nvtx_requested_by_environment() {
   const char* value = std::getenv("PORTASIM_NVTX");
   return value != nullptr && std::strcmp(value, "") != 0 && std::strcmp(value, "0") != 0;
@@ -51,6 +53,7 @@ Runtime::Runtime(int& argc, char* argv[]) {
     }
     if (devices > 0) m_device.device_id = impl::active_device_id();
     m_owns = true;
+    g_device_choice = m_device;
   } else {
     m_device.reason = "not initialized here";
     m_device.device_id = impl::active_device_id();
@@ -68,6 +71,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
     }
     compat::initialize(options.num_threads, device_id);
     m_owns = true;
+    g_device_choice = m_device;
   } else {
     m_device.reason = "not initialized here";
     m_device.device_id = impl::active_device_id();
@@ -78,6 +82,8 @@ Runtime::Runtime(const RuntimeOptions& options) {
 void Runtime::enable_tools(bool nvtx_requested) {
   if (nvtx_requested || nvtx_requested_by_environment()) m_nvtx = enable_nvtx_connector();
 }
+
+const DeviceChoice& runtime_device_choice() noexcept { return g_device_choice; }
 
 Runtime::~Runtime() {
   if (m_owns && Kokkos::is_initialized()) Kokkos::finalize();

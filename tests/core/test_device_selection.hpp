@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "portasim/core/build_info.hpp"
@@ -62,6 +63,14 @@ TEST(TEST_CATEGORY, device_properties_are_plausible) {
   EXPECT_GT(host.available_memory_bytes, 0u);
   EXPECT_LE(host.available_memory_bytes, host.total_memory_bytes);
   const auto info = portasim::build_info();
+  std::ostringstream json;
+  portasim::print_info_json(json, info, portasim::device_properties());
+  for (const char* key : {"\"host\": {\"cpu_model\"", "\"hardware_threads\"", "\"active_device\"",
+                          "\"device_selection\""})
+    EXPECT_NE(json.str().find(key), std::string::npos) << key << " not in " << json.str();
+  if (info.active_device >= 0) {
+    EXPECT_FALSE(info.device_selection.empty());
+  }
   for (const auto& d : portasim::device_properties()) {
     EXPECT_FALSE(d.name.empty());
     EXPECT_GE(d.compute_capability_major, 3);

@@ -41,6 +41,7 @@ struct BuildInfo {
   std::string default_backend;
   int host_concurrency = 0;  // threads of Kokkos' default host execution space
   int active_device = -1;    // the GPU Kokkos runs on; -1 without a GPU backend
+  std::string device_selection;  // why that GPU (device_selection.hpp); empty without one
   HostProperties host;
   bool mpi = false;
   bool nvtx = false;

@@ -40,4 +40,7 @@ class Runtime {
   DeviceChoice m_device;
 };
 
+// What the Runtime that initialized Kokkos chose (reason empty when none did).
+const DeviceChoice& runtime_device_choice() noexcept;
+
 }  // namespace portasim
