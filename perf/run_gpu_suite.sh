@@ -3,7 +3,8 @@
 # (scripts/stage_for_device.sh) and the CuPy peers (shared/peers copied to PEERS_DIR), so
 # that our figures and theirs come from one machine and one run.
 # usage: perf/run_gpu_suite.sh STAGE_DIR OUT_DIR PART...
-#   parts: info tests disk sanitize overlap hh hh-integrators hh-peer life life-peer sfap cpu blas-peer toolkit
+#   parts: info tests disk sanitize overlap hh hh-integrators hh-peer life life-peer sfap cpu blas-peer
+#          toolkit toolkit-memory
 set -u
 stage=$1 out=$2
 shift 2
@@ -41,6 +42,10 @@ for part in "$@"; do
       done ;;
     overlap)
       "$stage/bin/portasim_bench_overlap" --benchmark_out="$out/overlap.json" --benchmark_out_format=json || status=1 ;;
+    toolkit-memory)
+      # Transfers pageable vs pinned 1 MiB..1 GiB, pool vs View allocation (+ cudaMallocAsync).
+      "$stage/bin/portasim_bench_transfers" --benchmark_out="$out/toolkit_transfers.json" --benchmark_out_format=json || status=1
+      "$stage/bin/portasim_bench_memory_pool" --benchmark_out="$out/toolkit_memory_pool.json" --benchmark_out_format=json || status=1 ;;
     hh)
       "$stage/bin/portasim_bench_hh" --benchmark_out="$out/hh.json" --benchmark_out_format=json || status=1 ;;
     hh-integrators)

@@ -2,11 +2,15 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "portasim/config.hpp"
 #include "portasim/core/compat.hpp"
 #include "portasim/core/impl/backend.hpp"
+#include "portasim/core/pool_limit.hpp"
+#include "portasim/core/runtime.hpp"
 
 #if defined(PORTASIM_ENABLE_HDF5)
 #include <H5public.h>
@@ -31,7 +35,37 @@ std::string json_list(const std::vector<std::string>& items) {
   return out + "]";
 }
 
+// The value after "key:" on the first line of a /proc file that starts with key.
+std::string proc_field(const char* file, const std::string& key) {
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.compare(0, key.size(), key) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const auto start = line.find_first_not_of(" \t", colon + 1);
+    return start == std::string::npos ? std::string() : line.substr(start);
+  }
+  return {};
+}
+
+std::size_t proc_kib(const char* file, const std::string& key) {
+  const std::string value = proc_field(file, key);
+  return value.empty() ? 0 : static_cast<std::size_t>(std::stoull(value)) * 1024;
+}
+
 }  // namespace
+
+HostProperties host_properties() {
+  HostProperties host;
+  host.cpu_model = proc_field("/proc/cpuinfo", "model name");
+  host.hardware_threads = static_cast<int>(std::thread::hardware_concurrency());
+  host.total_memory_bytes = impl::MemorySpaceCapacity<Kokkos::HostSpace>::total_bytes();
+  host.available_memory_bytes = proc_kib("/proc/meminfo", "MemAvailable");
+  if (host.available_memory_bytes == 0)
+    host.available_memory_bytes = impl::MemorySpaceCapacity<Kokkos::HostSpace>::free_bytes();
+  return host;
+}
 
 BuildInfo build_info() {
   BuildInfo info;
@@ -64,6 +98,12 @@ BuildInfo build_info() {
 #endif
   info.default_backend = Kokkos::DefaultExecutionSpace::name();
   info.host_concurrency = Kokkos::DefaultHostExecutionSpace().concurrency();
+  info.active_device = impl::active_device_id();
+  if (info.active_device >= 0) {
+    info.device_selection = runtime_device_choice().reason;
+    if (info.device_selection.empty()) info.device_selection = "Kokkos initialized by the application";
+  }
+  info.host = host_properties();
   return info;
 }
 
@@ -83,13 +123,23 @@ void print_info(std::ostream& out, const BuildInfo& build,
   out << "  backends          ";
   for (std::size_t i = 0; i < build.backends.size(); ++i) out << (i ? ", " : "") << build.backends[i];
   out << " (default: " << build.default_backend << ")\n";
-  out << "  host threads      " << build.host_concurrency << "\n";
-  out << "  devices           " << devices.size() << "\n";
+  out << "  host threads      " << build.host_concurrency << " (hardware: "
+      << build.host.hardware_threads << ")\n";
+  out << "  host CPU          " << (build.host.cpu_model.empty() ? "(unknown)" : build.host.cpu_model) << "\n";
+  out << "  host memory       " << format_bytes(build.host.total_memory_bytes) << " ("
+      << format_bytes(build.host.available_memory_bytes) << " available)\n";
+  out << "  devices           " << devices.size();
+  if (build.active_device >= 0)
+    out << " (using " << build.active_device << ": " << build.device_selection << ")";
+  out << "\n";
   for (const auto& d : devices) {
-    out << "    [" << d.id << "] " << d.name << ", sm_" << d.compute_capability_major
+    out << "    [" << d.id << "] " << d.name << (d.id == build.active_device ? " (in use)" : "")
+        << ", compute capability " << d.compute_capability_major << "."
         << d.compute_capability_minor << ", " << d.multiprocessors << " SMs, "
-        << d.total_memory_bytes / (1024.0 * 1024.0 * 1024.0) << " GiB, "
-        << d.memory_bandwidth_gb_per_s << " GB/s peak\n";
+        << format_bytes(d.total_memory_bytes);
+    if (d.free_memory_bytes > 0) out << " (" << format_bytes(d.free_memory_bytes) << " free)";
+    out << ", memory " << d.memory_clock_khz / 1000 << " MHz x " << d.memory_bus_width_bits
+        << " bit = " << d.memory_bandwidth_gb_per_s << " GB/s peak\n";
   }
 }
 
@@ -106,13 +156,22 @@ void print_info_json(std::ostream& out, const BuildInfo& build,
       << ", \"kokkos_arch\": " << json_string(build.kokkos_arch)
       << ", \"backends\": " << json_list(build.backends)
       << ", \"default_backend\": " << json_string(build.default_backend)
-      << ", \"host_concurrency\": " << build.host_concurrency << ", \"devices\": [";
+      << ", \"host_concurrency\": " << build.host_concurrency
+      << ", \"host\": {\"cpu_model\": " << json_string(build.host.cpu_model)
+      << ", \"hardware_threads\": " << build.host.hardware_threads
+      << ", \"total_memory_bytes\": " << build.host.total_memory_bytes
+      << ", \"available_memory_bytes\": " << build.host.available_memory_bytes << "}"
+      << ", \"active_device\": " << build.active_device
+      << ", \"device_selection\": " << json_string(build.device_selection) << ", \"devices\": [";
   for (std::size_t i = 0; i < devices.size(); ++i) {
     const auto& d = devices[i];
     out << (i ? ", " : "") << "{\"id\": " << d.id << ", \"name\": " << json_string(d.name)
         << ", \"compute_capability\": \"" << d.compute_capability_major << "."
         << d.compute_capability_minor << "\", \"multiprocessors\": " << d.multiprocessors
         << ", \"total_memory_bytes\": " << d.total_memory_bytes
+        << ", \"free_memory_bytes\": " << d.free_memory_bytes
+        << ", \"memory_clock_khz\": " << d.memory_clock_khz
+        << ", \"memory_bus_width_bits\": " << d.memory_bus_width_bits
         << ", \"memory_bandwidth_gb_per_s\": " << d.memory_bandwidth_gb_per_s << "}";
   }
   out << "]}\n";

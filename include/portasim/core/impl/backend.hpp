@@ -23,4 +23,22 @@ inline std::vector<DeviceProperties> query_devices() {
 #endif
 }
 
+// GPUs visible to this process; callable before Kokkos is initialized.
+inline int device_count() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return cuda_device_count();
+#else
+  return 0;
+#endif
+}
+
+// The GPU Kokkos runs on; -1 without a GPU backend. Needs an initialized Kokkos.
+inline int active_device_id() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return Kokkos::Cuda().cuda_device();
+#else
+  return -1;
+#endif
+}
+
 }  // namespace portasim::impl

@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,119 @@ class EventImpl<Kokkos::Cuda> {
   bool m_recorded = false;
 };
 
+template <>
+struct StreamKey<Kokkos::Cuda> {
+  static std::uintptr_t of(const Kokkos::Cuda& exec) noexcept {
+    return reinterpret_cast<std::uintptr_t>(exec.cuda_stream());
+  }
+};
+
+// Runs `work` with Kokkos' device current on this host thread (a thread other than the
+// one that initialized Kokkos starts on device 0).
+template <class Work>
+auto on_kokkos_device(Work&& work) {
+  const int device = Kokkos::Cuda().cuda_device();
+  int current = 0;
+  check_cuda(cudaGetDevice(&current), "cudaGetDevice");
+  if (current != device) check_cuda(cudaSetDevice(device), "cudaSetDevice");
+  struct Restore {
+    int device;
+    bool changed;
+    ~Restore() {
+      if (changed) cudaSetDevice(device);
+    }
+  } restore{current, current != device};
+  return work();
+}
+
+template <>
+struct MemorySpaceCapacity<Kokkos::CudaSpace> {
+  static std::size_t total_bytes() { return info().second; }
+  static std::size_t free_bytes() { return info().first; }
+
+ private:
+  static std::pair<std::size_t, std::size_t> info() {
+    return on_kokkos_device([] {
+      std::size_t free = 0, total = 0;
+      check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+      return std::make_pair(free, total);
+    });
+  }
+};
+
+template <>
+struct MemorySpaceCapacity<Kokkos::CudaUVMSpace> : MemorySpaceCapacity<Kokkos::CudaSpace> {};
+
+// cudaMallocAsync from a pool of our own (so its statistics are ours alone): allocations
+// and frees are ordered in the instance's stream, and memory freed in a stream is reused by
+// later allocations in it without synchronizing. The release threshold is how much freed
+// memory the pool keeps cached across synchronizations.
+template <>
+class StreamOrderedAllocator<Kokkos::Cuda> {
+ public:
+  static constexpr bool native = true;
+
+  explicit StreamOrderedAllocator(std::size_t release_threshold) {
+    on_kokkos_device([&] {
+      cudaMemPoolProps properties{};
+      properties.allocType = cudaMemAllocationTypePinned;
+      properties.handleTypes = cudaMemHandleTypeNone;
+      properties.location.type = cudaMemLocationTypeDevice;
+      properties.location.id = Kokkos::Cuda().cuda_device();
+      check_cuda(cudaMemPoolCreate(&m_pool, &properties), "cudaMemPoolCreate");
+      std::uint64_t threshold = release_threshold;
+      check_cuda(cudaMemPoolSetAttribute(m_pool, cudaMemPoolAttrReleaseThreshold, &threshold),
+                 "cudaMemPoolSetAttribute(ReleaseThreshold)");
+      return 0;
+    });
+  }
+  ~StreamOrderedAllocator() {
+    if (m_pool == nullptr) return;
+    // Frees still queued in streams must have run before the pool goes.
+    cudaDeviceSynchronize();
+    cudaMemPoolDestroy(m_pool);
+  }
+  StreamOrderedAllocator(const StreamOrderedAllocator&) = delete;
+  StreamOrderedAllocator& operator=(const StreamOrderedAllocator&) = delete;
+
+  void* allocate(const Kokkos::Cuda& exec, std::size_t bytes) {
+    void* pointer = nullptr;
+    const cudaError_t status = cudaMallocFromPoolAsync(&pointer, bytes, m_pool, exec.cuda_stream());
+    if (status == cudaErrorMemoryAllocation) {
+      cudaGetLastError();  // not sticky: clear it so that later checks do not trip on it
+      return nullptr;
+    }
+    check_cuda(status, "cudaMallocFromPoolAsync");
+    return pointer;
+  }
+  void deallocate(const Kokkos::Cuda& exec, void* pointer, std::size_t /*bytes*/) noexcept {
+    cudaFreeAsync(pointer, exec.cuda_stream());
+  }
+  std::size_t reserved_bytes(std::size_t /*used_bytes*/) const {
+    std::uint64_t reserved = 0;
+    check_cuda(cudaMemPoolGetAttribute(m_pool, cudaMemPoolAttrReservedMemCurrent, &reserved),
+               "cudaMemPoolGetAttribute(ReservedMemCurrent)");
+    return static_cast<std::size_t>(reserved);
+  }
+  // Returns cached memory to the device once queued frees have run.
+  void trim() {
+    check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    check_cuda(cudaMemPoolTrimTo(m_pool, 0), "cudaMemPoolTrimTo");
+  }
+
+ private:
+  cudaMemPool_t m_pool = nullptr;
+};
+
+inline int cuda_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // no driver or no device
+    return 0;
+  }
+  return count;
+}
+
 }  // namespace portasim::impl
 
 #include "portasim/core/build_info.hpp"
@@ -108,11 +222,7 @@ class EventImpl<Kokkos::Cuda> {
 namespace portasim::impl {
 
 inline std::vector<DeviceProperties> query_cuda_devices() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();  // no driver or no device: report none rather than fail
-    return {};
-  }
+  const int count = cuda_device_count();
   std::vector<DeviceProperties> devices;
   for (int id = 0; id < count; ++id) {
     cudaDeviceProp properties{};
@@ -130,8 +240,20 @@ inline std::vector<DeviceProperties> query_cuda_devices() {
     device.compute_capability_major = attribute(cudaDevAttrComputeCapabilityMajor);
     device.compute_capability_minor = attribute(cudaDevAttrComputeCapabilityMinor);
     // DDR: two transfers per clock; clock in kHz, bus width in bits.
-    device.memory_bandwidth_gb_per_s = 2.0 * attribute(cudaDevAttrMemoryClockRate) * 1e3 *
-                                       (attribute(cudaDevAttrGlobalMemoryBusWidth) / 8.0) / 1e9;
+    device.memory_clock_khz = attribute(cudaDevAttrMemoryClockRate);
+    device.memory_bus_width_bits = attribute(cudaDevAttrGlobalMemoryBusWidth);
+    device.memory_bandwidth_gb_per_s =
+        2.0 * device.memory_clock_khz * 1e3 * (device.memory_bus_width_bits / 8.0) / 1e9;
+    // Free memory needs a context on the device: only the device this thread uses (the one
+    // Kokkos runs on) is asked, so that `info` does not take a context on every GPU of a
+    // shared node. 0 means not queried.
+    int current = 0;
+    check_cuda(cudaGetDevice(&current), "cudaGetDevice");
+    if (id == current) {
+      std::size_t free = 0, total = 0;
+      check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+      device.free_memory_bytes = free;
+    }
     devices.push_back(device);
   }
   return devices;

@@ -1,0 +1,53 @@
+#pragma once
+// Host <-> device copies on an instance (cupy.asarray / ndarray.get with a stream).
+// copy(exec, dst, src) enqueues the whole copy on `exec` and returns; read the target only
+// after exec.fence() or an event recorded after it. Speed and overlap depend on the host
+// side (see memory_spaces.hpp):
+// - pinned (PinnedHostView, pinned_host_mirror, PinnedMemoryPool): DMA at PCIe speed,
+//   asynchronous to the host, overlaps kernels on other instances;
+// - pageable (plain HostSpace Views): the CUDA driver stages it through its own pinned
+//   buffer, several times slower, and a device-to-host copy returns only when done.
+// Unlike Kokkos::deep_copy, a mismatch of extents or a non-contiguous view is a
+// portasim::Error naming both views, not an abort.
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <type_traits>
+
+#include "portasim/core/error.hpp"
+
+namespace portasim {
+
+namespace impl {
+
+template <class View>
+std::string describe_view(const View& view) {
+  std::string text = "'" + view.label() + "' (";
+  for (unsigned r = 0; r < View::rank; ++r)
+    text += (r ? " x " : "") + std::to_string(view.extent(r));
+  return text + ", " + View::memory_space::name() + ")";
+}
+
+}  // namespace impl
+
+template <class ExecutionSpace, class Destination, class Source>
+void copy(const ExecutionSpace& exec, const Destination& destination, const Source& source) {
+  static_assert(unsigned(Destination::rank) == unsigned(Source::rank),
+                "copy needs views of the same rank");
+  static_assert(std::is_same<typename Destination::non_const_value_type,
+                             typename Source::non_const_value_type>::value,
+                "copy needs views of the same value type");
+  const std::string what =
+      "copy from " + impl::describe_view(source) + " to " + impl::describe_view(destination);
+  for (unsigned r = 0; r < Source::rank; ++r)
+    require(destination.extent(r) == source.extent(r), what + ": extents differ");
+  require(destination.span_is_contiguous() && source.span_is_contiguous(),
+          what + ": both views must be contiguous (copy a contiguous temporary instead)");
+  require(Source::rank <= 1 ||
+              std::is_same<typename Destination::array_layout, typename Source::array_layout>::value,
+          what + ": the layouts differ (a transposing copy is not a transfer)");
+  Kokkos::deep_copy(exec, destination, source);
+}
+
+}  // namespace portasim
