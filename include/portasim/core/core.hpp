@@ -16,6 +16,7 @@
 #include "portasim/core/ordering.hpp"
 #include "portasim/core/pinned_staging.hpp"
 #include "portasim/core/profiling_region.hpp"
+#include "portasim/core/mpi/mpi.hpp"
 #include "portasim/core/runtime.hpp"
 
 #if defined(PORTASIM_ENABLE_HDF5)

@@ -1,15 +1,23 @@
 #pragma once
 // RAII guard that brings the Kokkos runtime up for an application and takes it down at
 // scope exit, unless the application had already initialized Kokkos itself (then it is
-// left alone in both directions). Optionally turns on the NVTX connector.
+// left alone in both directions). Optionally turns on the NVTX connector. In MPI builds it
+// also brings MPI up first and takes it down last (again unless the application did), and
+// gives each rank the GPU local rank modulo visible GPUs unless the user chose one.
 
 #include <Kokkos_Core.hpp>
 
+#include <memory>
+
 namespace portasim {
+
+namespace mpi {
+class Environment;
+}
 
 struct RuntimeOptions {
   int num_threads = -1;  // host threads; -1: Kokkos' default (OMP_NUM_THREADS)
-  int device_id = -1;    // GPU; -1: Kokkos' default
+  int device_id = -1;    // GPU; -1: Kokkos' default (MPI: local rank modulo visible GPUs)
   // NVTX ranges for regions and kernels; also switched on by PORTASIM_NVTX=1.
   bool nvtx = false;
 };
@@ -28,6 +36,8 @@ class Runtime {
 
  private:
   void enable_tools(bool nvtx_requested);
+  // Declared first: MPI comes up before Kokkos and goes down after it.
+  std::unique_ptr<mpi::Environment> m_mpi;
   bool m_owns = false;
   bool m_nvtx = false;
 };
