@@ -163,7 +163,7 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
   hh::validate(config);
   // Under mpirun: this rank's block of the neurons; rank 0 gathers and writes.
   const mpi::Communicator comm = mpi::Communicator::world();
-  const bool split = comm.size() > 1;
+  const bool split = mpi::active();  // under mpirun, even on one rank: the same code path at every size
   const mpi::Block block = distributed::hh_neurons(comm, o.neurons);
 
   // The stimulus: a file, or generated on the device.

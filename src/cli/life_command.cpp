@@ -62,7 +62,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// Under mpirun with more than one rank: rows split over the ranks (distributed::run_life).
+// Under mpirun (any number of ranks): rows split over the ranks (distributed::run_life).
 // Gathered output (the default) is written by rank 0 and is identical to a single-rank run's;
 // --mpi-output per-rank writes each rank's rows to BASE.rankRRRR_*.npy (or STEM.rankRRRR.h5).
 template <class ExecutionSpace>
@@ -192,7 +192,7 @@ int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Co
 
 template <class ExecutionSpace>
 int run_life(const ExecutionSpace& exec, const LifeOptions& o) {
-  if (const auto comm = mpi::Communicator::world(); comm.size() > 1 || o.mpi_output == "per-rank")
+  if (const auto comm = mpi::Communicator::world(); mpi::active() || o.mpi_output == "per-rank")
     return run_life_mpi(exec, o, comm);
   using memory_space = typename ExecutionSpace::memory_space;
   life::Config config;

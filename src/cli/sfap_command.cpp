@@ -51,7 +51,8 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
 
   // Under mpirun: this rank's block of the fibers; rank 0 gathers and writes.
   const mpi::Communicator comm = mpi::Communicator::world();
-  if (comm.size() > 1) {
+  const bool split = mpi::active();  // under mpirun, even on one rank: the same code path at every size
+  if (split) {
     require(static_cast<std::int64_t>(host.n_fibers) >= comm.size(),
             std::to_string(host.n_fibers) + " fibers cannot be split over " + std::to_string(comm.size()) + " MPI ranks");
     const mpi::Block block = distributed::sfap_fibers(comm, static_cast<std::int64_t>(host.n_fibers));
@@ -66,7 +67,7 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
   const auto result = sfap::compute(exec, inputs, options);
   exec.fence();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const auto host_result = comm.size() > 1
+  const auto host_result = split
                                ? distributed::gather_result(comm, sfap::to_host(result), static_cast<std::int64_t>(host.n_fibers))
                                : sfap::to_host(result);
   const double slowest = comm.max(seconds);
@@ -80,7 +81,7 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
     file.write_attribute("/", "input", o.input);
     file.write_attribute("/outputs", "corrected_source", static_cast<std::int8_t>(o.corrected_source));
     file.write_attribute("/outputs", "dz_weighted", static_cast<std::int8_t>(o.dz_weighted));
-    if (comm.size() > 1) file.write_attribute("/", "mpi_ranks", static_cast<std::int64_t>(comm.size()));
+    if (split) file.write_attribute("/", "mpi_ranks", static_cast<std::int64_t>(comm.size()));
     file.flush();
   }
   output.commit();
@@ -88,7 +89,7 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
     std::cout << "portasim sfap: " << host_result.n_fibers << " fibers x " << host_result.n_electrodes << " electrodes, Nt = "
               << host_result.nt << " (dt = " << host_result.dt_s << " s), dz = " << host_result.dz_mm << " mm, N_z <= "
               << host_result.n_z_max << ", on " << ExecutionSpace::name()
-              << (comm.size() > 1 ? " x " + std::to_string(comm.size()) + " MPI ranks" : std::string()) << "\n";
+              << (split ? " x " + std::to_string(comm.size()) + " MPI ranks" : std::string()) << "\n";
     std::cout << "  sfaps shape (" << host_result.nt << ", " << host_result.n_electrodes << ", " << host_result.n_fibers << "), "
               << (o.no_delays ? "no delays" : "with delays and MUAP") << ", time " << slowest << " s\n";
     std::cout << "  wrote " << o.output << "\n";

@@ -4,7 +4,7 @@
 # and compares the outputs: Life byte for byte, HH exactly (every dataset), SFAP bit for bit
 # where it is (reported) and within 1e-12 relative always, and against MyoGen's reference.
 set -u
-module=$1 ranks=$2 portasim=$3 mpiexec=$4 reference=${5:-}
+module=$1 ranks=$2 portasim=$3 mpiexec=$4 reference=${PORTASIM_SFAP_REFERENCE_DIR:-${5:-}}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
