@@ -3,7 +3,7 @@
 # (scripts/stage_for_device.sh) and the CuPy peers (shared/peers copied to PEERS_DIR), so
 # that our figures and theirs come from one machine and one run.
 # usage: perf/run_gpu_suite.sh STAGE_DIR OUT_DIR PART...
-#   parts: info tests disk sanitize overlap hh hh-integrators hh-peer life life-peer sfap blas-peer
+#   parts: info tests disk sanitize overlap hh hh-integrators hh-peer life life-peer sfap blas-peer scale
 set -u
 stage=$1 out=$2
 shift 2
@@ -55,6 +55,20 @@ for part in "$@"; do
       PYTHONUNBUFFERED=1 python3 "$peers/blas_cupy.py" | tee "$out/blas_cupy.jsonl" || status=1 ;;
     hh-peer)
       PYTHONUNBUFFERED=1 python3 "$peers/hh_cupy.py" 10000 100000 1000000 | tee "$out/hh_cupy.jsonl" || status=1 ;;
+    scale)
+      # Strong and weak scaling over 1, 2, 4, ... GPUs, one MPI rank per GPU, with the OpenMPI
+      # staged by scripts/stage_openmpi_prefix.sh (OPENMPI_PREFIX, default .openmpi) and the
+      # SFAP inputs made by `perf/scale/run_scaling.py --make-sfap-inputs STAGE/scale --preset gpu`.
+      ompi=${OPENMPI_PREFIX:-.openmpi}
+      if [ ! -f "$ompi/env.sh" ]; then echo "no $ompi/env.sh (scripts/stage_openmpi_prefix.sh)"; status=1; continue; fi
+      gpus=$(nvidia-smi -L | wc -l) ranks=1 r=2
+      while [ "$r" -le "$gpus" ]; do ranks=$ranks,$r; r=$((r * 2)); done
+      (source "$ompi/env.sh" && mpirun --version | head -1 &&
+       python3 perf/scale/run_scaling.py --portasim "$stage/bin/portasim" --mpirun "mpirun --bind-to none" \
+         --ranks "$ranks" --preset gpu --sfap-input-dir "$stage/scale" --repeat 2 \
+         --work "${BENCH_DIR:-/tmp}/portasim_scale" --out "$out/scaling.json") || status=1
+      rm -rf "${BENCH_DIR:-/tmp}/portasim_scale"
+      python3 perf/scale/plot_scaling.py "$out/scaling.json" "$out/scaling" || echo "(no plot: matplotlib missing; plot here)" ;;
     *) echo "unknown part $part"; status=2 ;;
   esac
 done

@@ -9,7 +9,8 @@ kept as total_time_s), SFAP the computation (slowest rank). Strong: the problem 
 on R ranks, speedup t1/tR, efficiency speedup/R. Weak: R times the problem on R ranks,
 efficiency t1/tR (speedup = R * efficiency: work rate over one rank's).
 
-usage: run_scaling.py --portasim BIN [--mpirun "mpirun --oversubscribe"] [--ranks 1,2,4]
+usage: run_scaling.py --make-sfap-inputs DIR [--preset gpu] [--ranks 1,2]   (needs h5py)
+       run_scaling.py --portasim BIN [--mpirun "mpirun --oversubscribe"] [--ranks 1,2,4]
                       [--modules hh,life,sfap] [--modes strong,weak] [--preset cpu|gpu]
                       [--sfap-base FILE.h5] [--repeat 2] [--out scaling.json] [--work DIR]
 """
@@ -59,7 +60,7 @@ def measure(module, text):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--portasim", required=True)
+    ap.add_argument("--portasim")
     ap.add_argument("--mpirun", default="mpirun --oversubscribe")
     ap.add_argument("--ranks", default="1,2,4")
     ap.add_argument("--modules", default="hh,life,sfap")
@@ -72,9 +73,19 @@ def main():
     ap.add_argument("--out", default="scaling.json")
     ap.add_argument("--work", default=None, help="folder for outputs (default: a temporary one)")
     ap.add_argument("--extra", default="", help="extra arguments for every portasim command")
+    ap.add_argument("--make-sfap-inputs", metavar="DIR",
+                    help="only write the SFAP inputs of the preset and ranks into DIR (for machines without h5py)")
     a = ap.parse_args()
     ranks = [int(r) for r in a.ranks.split(",")]
     sizes = PRESETS[a.preset]
+    if a.make_sfap_inputs:
+        os.makedirs(a.make_sfap_inputs, exist_ok=True)
+        for fibers in sorted({sizes["sfap"]["fibers"] * r for r in ranks} | {sizes["sfap"]["fibers"]}):
+            make_sfap_input(a.sfap_base, fibers, os.path.join(a.make_sfap_inputs, f"sfap_{fibers}f.h5"))
+            print(f"wrote {a.make_sfap_inputs}/sfap_{fibers}f.h5")
+        return
+    if not a.portasim:
+        sys.exit("--portasim is required")
     work = a.work or tempfile.mkdtemp(prefix="portasim_scaling_")
     os.makedirs(work, exist_ok=True)
     env = dict(os.environ)
@@ -95,7 +106,7 @@ def main():
                                                   f"--chunk-size {steps} --every {steps} --packed --seed 1 --density 0.3 "
                                                   f"--format h5 --output {work}/life.h5")
         fibers = s["fibers"] * scale
-        path = os.path.join(a.sfap_input_dir or work, f"sfap_{fibers}f.h5")
+        path = os.path.abspath(os.path.join(a.sfap_input_dir or work, f"sfap_{fibers}f.h5"))
         if not os.path.exists(path):
             make_sfap_input(a.sfap_base, fibers, path)
         return fibers, "fibers", f"sfap --input {path} --dz {s['dz']} --output {work}/sfap.h5"
