@@ -39,9 +39,11 @@ Runtime::Runtime(int& argc, char* argv[]) : m_mpi(std::make_unique<mpi::Environm
       int count = static_cast<int>(arguments.size());
       arguments.push_back(nullptr);
       Kokkos::initialize(count, arguments.data());
-      for (int i = 0; i < count; ++i) argv[i] = arguments[static_cast<std::size_t>(i)];
-      argv[count] = nullptr;
-      argc = count;
+      int kept = 0;  // never more than argc: the added flag never reaches the caller's array
+      for (int i = 0; i < count; ++i)
+        if (arguments[static_cast<std::size_t>(i)] != flag.data()) argv[kept++] = arguments[static_cast<std::size_t>(i)];
+      argv[kept] = nullptr;
+      argc = kept;
     }
     m_owns = true;
   }

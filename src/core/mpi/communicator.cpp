@@ -260,10 +260,13 @@ int default_device(int argc, char* argv[], int visible_devices) {
   if (visible_devices <= 0) return -1;
   for (const char* variable : {"KOKKOS_DEVICE_ID", "KOKKOS_NUM_DEVICES", "KOKKOS_RAND_DEVICES"})
     if (std::getenv(variable) != nullptr) return -1;
+  // Kokkos' device flags as "--flag=N" or "--flag N" (never a prefix of another option).
   for (int i = 1; i < argc; ++i)
-    for (const char* flag : {"--kokkos-device-id", "--device-id", "--kokkos-num-devices", "--num-devices",
-                             "--kokkos-ndevices", "--ndevices"})
-      if (argv[i] != nullptr && starts_with(argv[i], flag)) return -1;
+    for (const char* flag : {"--kokkos-device-id", "--kokkos-device", "--device-id", "--device", "--kokkos-num-devices",
+                             "--num-devices", "--kokkos-ndevices", "--ndevices"})
+      if (argv[i] != nullptr && starts_with(argv[i], flag) &&
+          (argv[i][std::strlen(flag)] == '\0' || argv[i][std::strlen(flag)] == '='))
+        return -1;
   if (!active()) return -1;
   return Communicator::world().local_rank() % visible_devices;
 }
