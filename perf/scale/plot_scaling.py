@@ -24,6 +24,10 @@ for key, label in [("speedup", "speedup over 1 rank"), ("efficiency", "parallel 
     ideal = [1, top]
     ax.plot(ideal, ideal if key == "speedup" else [1, 1], color="gray", lw=0.8, label="ideal")
     ax.set_xscale("log", base=2)
+    ticks = sorted({p["ranks"] for points in series.values() for p in points})
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([str(t) for t in ticks])
+    ax.minorticks_off()
     if key == "speedup":
         ax.set_yscale("log", base=2)
     else:
