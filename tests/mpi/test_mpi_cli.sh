@@ -64,6 +64,14 @@ life)
   single life --width 16 --height 16 --engine byte --boundary torus --steps 64 --chunk-size 16 --pattern glider.rle --output one/g.npy --quiet || fail "single glider"
   mpi life --width 16 --height 16 --engine byte --boundary torus --steps 64 --chunk-size 16 --pattern glider.rle --output many/g.npy --quiet || fail "mpi glider"
   diff -r one many > /dev/null || fail "glider chunk files differ"
+  # An interrupted run resumed under mpirun writes what a resumed single-rank run writes.
+  rm -rf one many && mkdir one many
+  for d in one many; do
+    run=single; [ $d = many ] && run=mpi
+    $run life --width 40 --height 30 --steps 12 --chunk-size 5 --seed 3 --output $d/s.npy --quiet || fail "$d first part"
+    $run life --width 40 --height 30 --steps 20 --chunk-size 5 --seed 3 --output $d/s.npy --resume --quiet || fail "$d resume"
+  done
+  diff -r one many > /dev/null || fail "resumed chunk files differ"
   # Per-rank chunk files: the ranks' rows, stacked, are the single-rank grids.
   rm -rf parts && mkdir parts
   mpi life --width 37 --height 29 --boundary torus --steps 23 --chunk-size 5 --seed 5 --density 0.35 --output parts/s.npy --mpi-output per-rank --quiet || fail "per-rank"
