@@ -65,7 +65,8 @@ for part in "$@"; do
       while [ "$r" -le "$gpus" ]; do ranks=$ranks,$r; r=$((r * 2)); done
       # First the multi-GPU results against the single-GPU ones (outputs kept in OUT/mpi_check).
       (source "$ompi/env.sh" && mpirun --version | head -1 &&
-       perf/scale/mpi_check.sh "$PWD/$stage/bin/portasim" "$PWD/$out" "$gpus" "$PWD/$stage/reference/sfap/r1_20f_4e_dz0p1.h5") || status=1
+       perf/scale/mpi_check.sh "$(cd "$stage" && pwd)/bin/portasim" "$(cd "$out" && pwd)" "$gpus" \
+         "$(cd "$stage" && pwd)/reference/sfap/r1_20f_4e_dz0p1.h5") || status=1
       (source "$ompi/env.sh" &&
        python3 perf/scale/run_scaling.py --portasim "$stage/bin/portasim" --mpirun "mpirun --bind-to none" \
          --ranks "$ranks" --preset gpu --sfap-input-dir "$stage/scale" --repeat 2 \
