@@ -4,7 +4,7 @@
 # that our figures and theirs come from one machine and one run.
 # usage: perf/run_gpu_suite.sh STAGE_DIR OUT_DIR PART...
 #   parts: info tests disk sanitize overlap hh hh-integrators hh-peer life life-peer sfap cpu blas-peer
-#          toolkit toolkit-memory
+#          toolkit toolkit-memory scale
 set -u
 stage=$1 out=$2
 shift 2
@@ -87,6 +87,24 @@ for part in "$@"; do
       else
         echo "no matplotlib here: perf/toolkit/plot_bench_toolkit.py --outdir PLOTS $out/toolkit_*.json ${peer_args[*]}"
       fi ;;
+    scale)
+      # Strong and weak scaling over 1, 2, 4, ... GPUs, one MPI rank per GPU, with the OpenMPI
+      # staged by scripts/stage_openmpi_prefix.sh (OPENMPI_PREFIX, default .openmpi) and the
+      # SFAP inputs made by `perf/scale/run_scaling.py --make-sfap-inputs STAGE/scale --preset gpu`.
+      ompi=${OPENMPI_PREFIX:-.openmpi}
+      if [ ! -f "$ompi/env.sh" ]; then echo "no $ompi/env.sh (scripts/stage_openmpi_prefix.sh)"; status=1; continue; fi
+      gpus=$(nvidia-smi -L | wc -l) ranks=1 r=2
+      while [ "$r" -le "$gpus" ]; do ranks=$ranks,$r; r=$((r * 2)); done
+      # First the multi-GPU results against the single-GPU ones (outputs kept in OUT/mpi_check).
+      (source "$ompi/env.sh" && mpirun --version | head -1 &&
+       perf/scale/mpi_check.sh "$(cd "$stage" && pwd)/bin/portasim" "$(cd "$out" && pwd)" "$gpus" \
+         "$(cd "$stage" && pwd)/reference/sfap/r1_20f_4e_dz0p1.h5") || status=1
+      (source "$ompi/env.sh" &&
+       python3 perf/scale/run_scaling.py --portasim "$stage/bin/portasim" --mpirun "mpirun --bind-to none" \
+         --ranks "$ranks" --preset gpu --sfap-input-dir "$stage/scale" --repeat 2 \
+         --work "${BENCH_DIR:-/tmp}/portasim_scale" --out "$out/scaling.json") || status=1
+      rm -rf "${BENCH_DIR:-/tmp}/portasim_scale"
+      python3 perf/scale/plot_scaling.py "$out/scaling.json" "$out/scaling" || echo "(no plot: matplotlib missing; plot here)" ;;
     *) echo "unknown part $part"; status=2 ;;
   esac
 done

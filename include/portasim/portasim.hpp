@@ -6,3 +6,4 @@
 #include "portasim/sfap/sfap.hpp"
 #include "portasim/life/life.hpp"
 #include "portasim/toolkit/toolkit.hpp"
+#include "portasim/distributed/distributed.hpp"

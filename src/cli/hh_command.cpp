@@ -12,6 +12,8 @@
 #include "backend_dispatch.hpp"
 #include "commands.hpp"
 #include "portasim/core/hdf5_file.hpp"
+#include "portasim/core/mpi/communicator.hpp"
+#include "portasim/distributed/hh.hpp"
 #include "portasim/hh/hdf5_output.hpp"
 #include "portasim/hh/simulation.hpp"
 
@@ -88,6 +90,61 @@ double nan_mean(const std::vector<double>& values) {
   return count ? sum / static_cast<double>(count) : std::numeric_limits<double>::quiet_NaN();
 }
 
+template <class Scalar>
+void print_hh_summary(const HHOptions& o, const hh::Config& config, const hh::Result<Scalar, Kokkos::HostSpace>& result,
+                      const char* space, int ranks);
+
+// The neurons of this rank (distributed::hh_local_config), traces and results gathered to
+// rank 0, which writes the single-rank file layout.
+template <class Scalar, class ExecutionSpace>
+int run_hh_split(const ExecutionSpace& exec, const mpi::Communicator& comm, const HHOptions& o, const hh::Config& config,
+                 const hh::Stimulus<Scalar, typename ExecutionSpace::memory_space>& stimulus,
+                 std::map<std::string, std::string> attributes, const std::vector<double>& amplitudes) {
+  const hh::Config local = distributed::hh_local_config(comm, config, sizeof(Scalar));
+  attributes["mpi_ranks"] = std::to_string(comm.size());
+  std::unique_ptr<io::AtomicOutput> output;
+  std::unique_ptr<io::H5File> file;
+  std::unique_ptr<hh::Hdf5TraceSink<Scalar>> root_sink;
+  if (comm.is_root()) {
+    output = std::make_unique<io::AtomicOutput>(o.output);
+    file = std::make_unique<io::H5File>(io::H5File::create(output->temporary_path()));
+    if (config.trace != hh::Trace::none) root_sink = std::make_unique<hh::Hdf5TraceSink<Scalar>>(*file, config.trace, config.neurons);
+  }
+  distributed::GatheredTraceSink<Scalar> sink(comm, config.neurons, root_sink.get());
+  const auto local_result = hh::simulate<Scalar>(exec, local, stimulus, config.trace != hh::Trace::none ? &sink : nullptr);
+  const auto result = distributed::gather_result(comm, local_result);
+  if (comm.is_root()) {
+    hh::write_result(*file, config, result, attributes);
+    if (!amplitudes.empty()) file->write("/stimulus/amplitude", amplitudes);
+    file->flush();
+    root_sink.reset();
+    file.reset();
+    output->commit();
+    if (!o.quiet) print_hh_summary(o, config, result, ExecutionSpace::name(), comm.size());
+  }
+  comm.barrier();
+  return 0;
+}
+
+template <class Scalar>
+void print_hh_summary(const HHOptions& o, const hh::Config& config, const hh::Result<Scalar, Kokkos::HostSpace>& result,
+                      const char* space, int ranks) {
+  std::cout << "portasim hh: " << o.neurons << " neurons x " << result.steps << " steps (T = " << o.t_ms
+            << " ms, dt = " << o.dt_ms << " ms), " << hh::to_string(config.integrator) << ", "
+            << (std::is_same_v<Scalar, float> ? "float32" : "float64") << " on " << space << " x " << ranks << " MPI ranks\n";
+  std::cout << "  time " << result.seconds << " s, " << result.neuron_steps_per_second() << " neuron-steps/s\n";
+  if (config.detect_spikes) {
+    std::int64_t total = 0, firing = 0;
+    for (std::size_t k = 0; k < result.spike_count.extent(0); ++k) {
+      total += result.spike_count(k);
+      firing += result.spike_count(k) > 0;
+    }
+    std::cout << "  spikes " << total << " (threshold " << o.threshold_mv << " mV), " << firing << " of " << o.neurons
+              << " neurons fired, mean rate " << nan_mean(hh::host_copy<double>(result.firing_rate_hz)) << " Hz\n";
+  }
+  std::cout << "  wrote " << o.output << "\n";
+}
+
 template <class Scalar, class ExecutionSpace>
 int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
   using memory_space = typename ExecutionSpace::memory_space;
@@ -104,6 +161,10 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
   config.threshold_mv = o.threshold_mv;
   config.max_spikes_per_neuron = o.max_spikes;
   hh::validate(config);
+  // Under mpirun: this rank's block of the neurons; rank 0 gathers and writes.
+  const mpi::Communicator comm = mpi::Communicator::world();
+  const bool split = mpi::active();  // under mpirun, even on one rank: the same code path at every size
+  const mpi::Block block = distributed::hh_neurons(comm, o.neurons);
 
   // The stimulus: a file, or generated on the device.
   hh::Stimulus<Scalar, memory_space> stimulus;
@@ -124,8 +185,20 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
       Kokkos::deep_copy(exec, trace, Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values.data(), shape[0]));
       stimulus = hh::Stimulus<Scalar, memory_space>::shared_trace(trace);
     } else if (shape.size() == 2) {
-      Kokkos::View<Scalar**, Kokkos::LayoutRight, memory_space> traces(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stimulus"), shape[0], shape[1]);
-      Kokkos::deep_copy(exec, traces, Kokkos::View<const Scalar**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values.data(), shape[0], shape[1]));
+      std::vector<Scalar> columns;  // this rank's neurons of a split run
+      const Scalar* data = values.data();
+      std::size_t width = shape[1];
+      if (split) {
+        require(static_cast<std::int64_t>(shape[1]) == o.neurons, "stimulus '" + dataset + "' in '" + path + "' has " +
+                                                                      std::to_string(shape[1]) + " neurons, expected " + std::to_string(o.neurons));
+        width = static_cast<std::size_t>(block.size());
+        for (std::size_t i = 0; i < shape[0]; ++i)
+          columns.insert(columns.end(), values.begin() + static_cast<std::ptrdiff_t>(i * shape[1] + block.begin),
+                         values.begin() + static_cast<std::ptrdiff_t>(i * shape[1] + block.end));
+        data = columns.data();
+      }
+      Kokkos::View<Scalar**, Kokkos::LayoutRight, memory_space> traces(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stimulus"), shape[0], width);
+      Kokkos::deep_copy(exec, traces, Kokkos::View<const Scalar**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(data, shape[0], width));
       stimulus = hh::Stimulus<Scalar, memory_space>::per_neuron_trace(traces);
     } else {
       throw_error(ErrorKind::invalid_argument, "stimulus '" + dataset + "' in '" + path + "' must be 1-D (shared) or 2-D (steps, neurons)");
@@ -142,6 +215,8 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
     g.ramp_per_ms = o.ramp_per_ms;
     g.noise_sd = o.noise_sd;
     g.seed = o.seed;
+    g.first_neuron = block.begin;
+    g.total_neurons = o.neurons;
     require_finite("--step-on-ms", g.step_on_ms);
     require(!std::isnan(g.step_off_ms), "--step-off-ms must not be NaN");
     require_finite("--noise-sd", g.noise_sd);
@@ -165,6 +240,8 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
       std::fflush(stderr);
       if (fraction >= 1.0) std::fprintf(stderr, "\n");
     };
+
+  if (split) return run_hh_split<Scalar>(exec, comm, o, config, stimulus, attributes, amplitudes);
 
   // Everything goes to a temporary file that replaces the output only when complete.
   io::AtomicOutput output(o.output);

@@ -11,6 +11,8 @@
 #include "backend_dispatch.hpp"
 #include "commands.hpp"
 #include "portasim/core/hdf5_file.hpp"
+#include "portasim/core/mpi/communicator.hpp"
+#include "portasim/distributed/life.hpp"
 #include "portasim/life/outputs.hpp"
 #include "portasim/life/patterns.hpp"
 #include "portasim/life/simulation.hpp"
@@ -38,6 +40,8 @@ struct LifeOptions {
   bool resume = false;
   std::string backend = "default";
   bool quiet = false;
+  std::string mpi_output = "gathered";  // under mpirun: gathered or per-rank files
+  bool device_aware_mpi = false;
 };
 
 std::pair<std::int64_t, std::int64_t> parse_offset(const std::string& text) {
@@ -58,8 +62,138 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// Under mpirun (any number of ranks): rows split over the ranks (distributed::run_life).
+// Gathered output (the default) is written by rank 0 and is identical to a single-rank run's;
+// --mpi-output per-rank writes each rank's rows to BASE.rankRRRR_*.npy (or STEM.rankRRRR.h5).
+template <class ExecutionSpace>
+int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Communicator& comm) {
+  using memory_space = typename ExecutionSpace::memory_space;
+  life::Config config;
+  config.width = o.width;
+  config.height = o.height;
+  config.steps = o.steps;
+  config.chunk_size = o.chunk_size;
+  config.boundary = o.boundary == "dead" ? life::Boundary::dead : life::Boundary::torus;
+  config.engine = o.engine == "bits" ? life::Engine::bits : life::Engine::bytes;
+  config.every = o.every;
+  config.packed_output = o.packed;
+  const std::string format = !o.format.empty() ? o.format : (ends_with(o.output, ".h5") ? "h5" : "npy");
+  require(format == "h5" || (o.every == 1 && !o.packed),
+          "--every and --packed need --format h5 (.npy chunk files hold every generation, one byte per cell)");
+  life::validate(config);
+  require(!(o.pattern.size() && o.initial.size()), "give --pattern or --initial, not both");
+  require(o.height >= comm.size(), "--height " + std::to_string(o.height) + " is less than the " +
+                                       std::to_string(comm.size()) + " MPI ranks");
+  const bool per_rank = o.mpi_output == "per-rank";
+  require(!(per_rank && o.resume), "--resume needs --mpi-output gathered");
+  const mpi::Block rows = distributed::life_rows(comm, o.height);
+
+  // Rank 0 reads every file (pattern, initial grid, resume point) and sends the grid out.
+  std::int64_t start_generation = 0, have_grid = 0;
+  std::vector<std::uint8_t> grid;
+  std::string initial_description;
+  std::uint64_t seed = 0;
+  if (o.pattern.empty() && o.initial.empty()) {
+    require_in_range("--density", o.density, 0.0, 1.0);
+    seed = o.seed ? *o.seed : std::random_device{}();
+    comm.broadcast(&seed, sizeof(seed));
+    initial_description = "random, density " + std::to_string(o.density) + ", seed " + std::to_string(seed);
+  }
+  std::unique_ptr<life::NpyChunkFiles> npy;
+  std::unique_ptr<life::H5ChunkFile> h5;
+  life::ChunkSink* sink = nullptr;
+  const std::string rank_suffix = [&] {
+    char text[32];
+    std::snprintf(text, sizeof(text), ".rank%04d", comm.rank());
+    return std::string(text);
+  }();
+  if (comm.is_root() || per_rank) {
+    std::optional<life::HostGrid> start;
+    if (comm.is_root() && !o.pattern.empty()) {
+      const life::HostGrid pattern = ends_with(o.pattern, ".npy") ? life::read_npy(o.pattern) : life::read_rle(o.pattern);
+      std::int64_t y = (o.height - pattern.height) / 2, x = (o.width - pattern.width) / 2;
+      if (!o.pattern_offset.empty()) std::tie(y, x) = parse_offset(o.pattern_offset);
+      start = life::place(pattern, o.height, o.width, y, x);
+      initial_description = "pattern " + o.pattern + " at " + std::to_string(y) + "," + std::to_string(x);
+    } else if (comm.is_root() && !o.initial.empty()) {
+      start = ends_with(o.initial, ".h5") ? life::read_grid_h5(o.initial) : life::read_npy(o.initial);
+      require(start->height == o.height && start->width == o.width,
+              "--initial '" + o.initial + "' is " + std::to_string(start->height) + " x " + std::to_string(start->width) +
+                  ", but --height/--width ask for " + std::to_string(o.height) + " x " + std::to_string(o.width));
+      initial_description = "grid " + o.initial;
+    }
+    std::optional<life::ResumePoint> resume_point;
+    life::Config file_config = config;
+    if (per_rank) file_config.height = rows.size();
+    if (format == "npy") {
+      const std::string base = life::npy_base(o.output) + (per_rank ? rank_suffix : "");
+      if (o.resume) resume_point = life::find_npy_resume_point(base);
+      {
+        io::AtomicOutput probe(life::npy_chunk_path(base, 0, 0));  // the folder must be writable
+      }
+      npy = std::make_unique<life::NpyChunkFiles>(base);
+      sink = npy.get();
+    } else {
+      std::string path = o.output;
+      if (per_rank) path = (ends_with(path, ".h5") ? path.substr(0, path.size() - 3) : path) + rank_suffix + ".h5";
+      life::H5RunDescription description{o.boundary, o.engine, o.seed ? std::to_string(*o.seed) : std::to_string(seed),
+                                         initial_description, o.density, o.chunk_size};
+      h5 = std::make_unique<life::H5ChunkFile>(path, file_config, description, o.resume);
+      resume_point = h5->resume_point();
+      sink = h5.get();
+    }
+    if (resume_point) {
+      require(resume_point->grid.height == o.height && resume_point->grid.width == o.width,
+              "cannot resume from '" + resume_point->source + "': its grid is " + std::to_string(resume_point->grid.height) +
+                  " x " + std::to_string(resume_point->grid.width));
+      require(resume_point->generation <= o.steps, "cannot resume: '" + resume_point->source + "' is already past --steps");
+      start = resume_point->grid;
+      start_generation = resume_point->generation;
+      if (!o.quiet) std::cout << "portasim life: resuming after generation " << start_generation << " from " << resume_point->source << "\n";
+    }
+    if (comm.is_root() && start) {
+      have_grid = 1;
+      grid = std::move(start->cells);
+    }
+  }
+  comm.broadcast(&have_grid, sizeof(have_grid));
+  comm.broadcast(&start_generation, sizeof(start_generation));
+  life::ByteGrid<memory_space> initial(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::life::initial")), rows.size(), o.width);
+  if (have_grid) {
+    grid.resize(static_cast<std::size_t>(o.height * o.width));
+    comm.broadcast(grid.data(), grid.size());
+    Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(
+        grid.data() + rows.begin * o.width, rows.size(), o.width);
+    Kokkos::deep_copy(exec, initial, host);
+  } else {
+    distributed::fill_random_rows(exec, initial, rows.begin, o.density, seed);
+  }
+  exec.fence();
+
+  distributed::LifeOptions options;
+  options.output = per_rank ? distributed::LifeOutput::per_rank : distributed::LifeOutput::gathered;
+  options.device_aware_mpi = o.device_aware_mpi;
+  const life::RunStats stats = distributed::run_life(exec, comm, config, initial, start_generation, sink, options);
+  if (h5) h5->finish();
+  comm.barrier();
+
+  if (!o.quiet && comm.is_root()) {
+    std::cout << "portasim life: " << o.height << " x " << o.width << " " << o.boundary << ", generations "
+              << stats.first_generation << ".." << stats.last_generation << ", " << o.engine << " engine on "
+              << ExecutionSpace::name() << " x " << comm.size() << " MPI ranks (row blocks)\n";
+    std::cout << "  final population " << stats.final_population << "\n";
+    std::cout << "  time " << stats.seconds << " s (+ " << stats.setup_seconds << " s setup), " << stats.cells_per_second()
+              << " cells/s (including output); compute and halo " << stats.compute_seconds << " s, gather "
+              << stats.copy_seconds << " s, write " << stats.write_seconds << " s\n";
+    std::cout << "  wrote " << (per_rank ? "per-rank files " : "") << (npy ? life::npy_base(o.output) + (per_rank ? ".rank*" : "") + "_*.npy" : o.output) << "\n";
+  }
+  return 0;
+}
+
 template <class ExecutionSpace>
 int run_life(const ExecutionSpace& exec, const LifeOptions& o) {
+  if (const auto comm = mpi::Communicator::world(); mpi::active() || o.mpi_output == "per-rank")
+    return run_life_mpi(exec, o, comm);
   using memory_space = typename ExecutionSpace::memory_space;
   life::Config config;
   config.width = o.width;
@@ -179,6 +313,9 @@ void add_life_command(CLI::App& app, Action& action) {
   c->add_flag("--resume", o->resume, "Continue an interrupted run from its last complete chunk");
   c->add_option("--backend", o->backend, "Execution space: default, or one of " + enabled_backend_names())->capture_default_str();
   c->add_flag("--quiet", o->quiet, "Print nothing on success");
+  c->add_option("--mpi-output", o->mpi_output, "Under mpirun: gathered (rank 0 writes the single-rank files) or per-rank")
+      ->check(CLI::IsMember({"gathered", "per-rank"}))->capture_default_str();
+  c->add_flag("--device-aware-mpi", o->device_aware_mpi, "Under mpirun: hand device pointers to a CUDA-aware MPI (no host staging)");
   c->callback([&action, o] {
     action = [o] {
       require(o->width > 0, "--width must be > 0, got " + std::to_string(o->width));

@@ -9,6 +9,7 @@
 #include "exit_codes.hpp"
 #include "portasim/config.hpp"
 #include "portasim/core/error.hpp"
+#include "portasim/core/mpi/communicator.hpp"
 #include "portasim/core/runtime.hpp"
 
 int main(int argc, char* argv[]) {
@@ -38,9 +39,12 @@ int main(int argc, char* argv[]) {
     return action ? action() : cli::exit_internal;
   } catch (const Error& e) {
     std::cerr << "portasim: error: " << e.what() << "\n";
+    // Under mpirun the other ranks may be waiting on this one: end them all.
+    if (mpi::world_size() > 1) mpi::abort_world(cli::exit_code_for(e.kind()));
     return cli::exit_code_for(e.kind());
   } catch (const std::exception& e) {
     std::cerr << "portasim: internal error: " << e.what() << "\n";
+    if (mpi::world_size() > 1) mpi::abort_world(cli::exit_internal);
     return cli::exit_internal;
   }
 }

@@ -10,6 +10,8 @@
 #include "commands.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
+#include "portasim/core/mpi/communicator.hpp"
+#include "portasim/distributed/sfap.hpp"
 #include "portasim/sfap/compute.hpp"
 #include "portasim/sfap/hdf5_io.hpp"
 
@@ -47,14 +49,30 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
   options.corrected_source = o.corrected_source;
   options.dz_weighted = o.dz_weighted;
 
-  io::AtomicOutput output(o.output);
+  // Under mpirun: this rank's block of the fibers; rank 0 gathers and writes.
+  const mpi::Communicator comm = mpi::Communicator::world();
+  const bool split = mpi::active();  // under mpirun, even on one rank: the same code path at every size
+  if (split) {
+    require(static_cast<std::int64_t>(host.n_fibers) >= comm.size(),
+            std::to_string(host.n_fibers) + " fibers cannot be split over " + std::to_string(comm.size()) + " MPI ranks");
+    const mpi::Block block = distributed::sfap_fibers(comm, static_cast<std::int64_t>(host.n_fibers));
+    options.first_fiber = block.begin;
+    options.fiber_count = block.size();
+  }
+  std::unique_ptr<io::AtomicOutput> output_file;
+  if (comm.is_root()) output_file = std::make_unique<io::AtomicOutput>(o.output);
   const auto inputs = sfap::upload(exec, host);
   exec.fence();
   const auto start = std::chrono::steady_clock::now();
   const auto result = sfap::compute(exec, inputs, options);
   exec.fence();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const auto host_result = sfap::to_host(result);
+  const auto host_result = split
+                               ? distributed::gather_result(comm, sfap::to_host(result), static_cast<std::int64_t>(host.n_fibers))
+                               : sfap::to_host(result);
+  const double slowest = comm.max(seconds);
+  if (!comm.is_root()) return 0;
+  io::AtomicOutput& output = *output_file;
   {
     io::H5File file = io::H5File::create(output.temporary_path());
     sfap::write_result(file, host_result);
@@ -63,15 +81,17 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
     file.write_attribute("/", "input", o.input);
     file.write_attribute("/outputs", "corrected_source", static_cast<std::int8_t>(o.corrected_source));
     file.write_attribute("/outputs", "dz_weighted", static_cast<std::int8_t>(o.dz_weighted));
+    if (split) file.write_attribute("/", "mpi_ranks", static_cast<std::int64_t>(comm.size()));
     file.flush();
   }
   output.commit();
   if (!o.quiet) {
-    std::cout << "portasim sfap: " << result.n_fibers << " fibers x " << result.n_electrodes << " electrodes, Nt = "
-              << result.nt << " (dt = " << result.dt_s << " s), dz = " << result.dz_mm << " mm, N_z <= "
-              << result.n_z_max << ", on " << ExecutionSpace::name() << "\n";
-    std::cout << "  sfaps shape (" << result.nt << ", " << result.n_electrodes << ", " << result.n_fibers << "), "
-              << (o.no_delays ? "no delays" : "with delays and MUAP") << ", time " << seconds << " s\n";
+    std::cout << "portasim sfap: " << host_result.n_fibers << " fibers x " << host_result.n_electrodes << " electrodes, Nt = "
+              << host_result.nt << " (dt = " << host_result.dt_s << " s), dz = " << host_result.dz_mm << " mm, N_z <= "
+              << host_result.n_z_max << ", on " << ExecutionSpace::name()
+              << (split ? " x " + std::to_string(comm.size()) + " MPI ranks" : std::string()) << "\n";
+    std::cout << "  sfaps shape (" << host_result.nt << ", " << host_result.n_electrodes << ", " << host_result.n_fibers << "), "
+              << (o.no_delays ? "no delays" : "with delays and MUAP") << ", time " << slowest << " s\n";
     std::cout << "  wrote " << o.output << "\n";
   }
   return 0;

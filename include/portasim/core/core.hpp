@@ -21,6 +21,7 @@
 #include "portasim/core/pool_limit.hpp"
 #include "portasim/core/pooled_view.hpp"
 #include "portasim/core/profiling_region.hpp"
+#include "portasim/core/mpi/mpi.hpp"
 #include "portasim/core/runtime.hpp"
 #include "portasim/core/stream_ordered_pool.hpp"
 #include "portasim/core/transfers.hpp"

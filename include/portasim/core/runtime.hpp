@@ -1,15 +1,22 @@
 #pragma once
 // RAII guard that brings the Kokkos runtime up for an application and takes it down at
 // scope exit, unless the application had already initialized Kokkos itself (then it is
-// left alone in both directions). Optionally turns on the NVTX connector.
+// left alone in both directions). Optionally turns on the NVTX connector. In MPI builds it
+// also brings MPI up first and takes it down last (again unless the application did).
 // On GPU backends it picks the device by the rule of device_selection.hpp (explicit id,
 // PORTASIM_DEVICE, node-local MPI rank modulo the devices, else 0).
 
 #include <Kokkos_Core.hpp>
 
+#include <memory>
+
 #include "portasim/core/device_selection.hpp"
 
 namespace portasim {
+
+namespace mpi {
+class Environment;
+}
 
 struct RuntimeOptions {
   int num_threads = -1;  // host threads; -1: Kokkos' default (OMP_NUM_THREADS)
@@ -35,6 +42,8 @@ class Runtime {
 
  private:
   void enable_tools(bool nvtx_requested);
+  // Declared first: MPI comes up before Kokkos and goes down after it.
+  std::unique_ptr<mpi::Environment> m_mpi;
   bool m_owns = false;
   bool m_nvtx = false;
   DeviceChoice m_device;

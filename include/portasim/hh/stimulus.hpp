@@ -34,6 +34,11 @@ struct GeneratedStimulus {
   double ramp_per_ms = 0.0;
   double noise_sd = 0.0;
   std::uint64_t seed = 0;
+  // A run of a slice of a larger population (one MPI rank's block): its neuron k is neuron
+  // first_neuron + k of total_neurons (0: the run's own count) for the amplitude linspace and
+  // the noise key, so every slice draws exactly what the whole run would.
+  std::int64_t first_neuron = 0;
+  std::int64_t total_neurons = 0;
 };
 
 template <class Scalar, class MemorySpace>
@@ -83,11 +88,13 @@ struct StimulusEvaluator {
   double ramp_per_sample;
   double noise_sd;
   std::uint64_t seed;
+  std::int64_t first_neuron;  // global index of neuron 0 (generated stimuli)
 
   // The per-neuron part, evaluated once per neuron outside the time loop.
   struct ForNeuron {
     const StimulusEvaluator* source;
-    std::int64_t neuron;
+    std::int64_t neuron;  // in this run (per-neuron traces)
+    std::int64_t global;  // in the whole population (noise key)
     double amplitude;
 
     KOKKOS_INLINE_FUNCTION Scalar current(std::int64_t sample) const {
@@ -106,14 +113,15 @@ struct StimulusEvaluator {
         if (s.ramp_per_sample != 0.0) value += s.ramp_per_sample * static_cast<double>(since_on);
       }
       if (s.noise_sd != 0.0)
-        value += s.noise_sd * counter_normal(s.seed, static_cast<std::uint64_t>(neuron),
+        value += s.noise_sd * counter_normal(s.seed, static_cast<std::uint64_t>(global),
                                              static_cast<std::uint64_t>(sample));
       return static_cast<Scalar>(value);
     }
   };
 
   KOKKOS_INLINE_FUNCTION ForNeuron for_neuron(std::int64_t neuron) const {
-    return ForNeuron{this, neuron, amplitude_first + amplitude_step * static_cast<double>(neuron)};
+    const std::int64_t global = first_neuron + neuron;
+    return ForNeuron{this, neuron, global, amplitude_first + amplitude_step * static_cast<double>(global)};
   }
 };
 

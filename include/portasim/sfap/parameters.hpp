@@ -41,6 +41,12 @@ struct Options {
   // Upper bound of the intermediate source buffers; fibers are processed in batches under it.
   // 0 = automatic (2 GiB on a device, 64 MiB on the host).
   std::size_t max_buffer_bytes = 0;
+  // Only fibers first_fiber .. first_fiber + fiber_count - 1 of the inputs (fiber_count < 0:
+  // to the end), as one MPI rank of a split run computes them: the time axis, the default
+  // minimum radius and the jitter keys still come from the whole unit, so each fiber's SFAPs
+  // are those of the whole run. The MUAP is then this block's partial sum.
+  std::int64_t first_fiber = 0;
+  std::int64_t fiber_count = -1;
 };
 
 }  // namespace portasim::sfap

@@ -67,10 +67,14 @@ StimulusEvaluator<Scalar, MemorySpace> make_evaluator(const Stimulus<Scalar, Mem
       e.off_sample = to_sample(g.step_off_ms);
       e.period_samples = g.pulse_period_ms > 0 ? std::max<std::int64_t>(1, std::llround(g.pulse_period_ms / config.dt_ms)) : 0;
       e.width_samples = g.pulse_period_ms > 0 ? std::max<std::int64_t>(1, std::llround(g.pulse_width_ms / config.dt_ms)) : 0;
+      const std::int64_t total = g.total_neurons > 0 ? g.total_neurons : config.neurons;
+      require(g.first_neuron >= 0 && g.first_neuron + config.neurons <= total,
+              "stimulus slice: neurons " + std::to_string(g.first_neuron) + ".." +
+                  std::to_string(g.first_neuron + config.neurons - 1) + " are outside the " + std::to_string(total) +
+                  " of the population");
+      e.first_neuron = g.first_neuron;
       e.amplitude_first = g.amplitude_first;
-      e.amplitude_step = config.neurons > 1 ? (g.amplitude_last - g.amplitude_first) /
-                                                  static_cast<double>(config.neurons - 1)
-                                            : 0.0;
+      e.amplitude_step = total > 1 ? (g.amplitude_last - g.amplitude_first) / static_cast<double>(total - 1) : 0.0;
       e.ramp_per_sample = g.ramp_per_ms * config.dt_ms;
       e.noise_sd = g.noise_sd;
       e.seed = g.seed;

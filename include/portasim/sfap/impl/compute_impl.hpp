@@ -461,12 +461,41 @@ void apply_delays(const ExecutionSpace& exec,
       });
 }
 
+// Fibers [begin, end) of the inputs.
+template <class MemorySpace>
+Inputs<MemorySpace> fiber_block(const Inputs<MemorySpace>& in, std::int64_t begin, std::int64_t end) {
+  const auto range = Kokkos::make_pair(begin, end);
+  Inputs<MemorySpace> out = in;
+  out.fiber_centers = Kokkos::subview(in.fiber_centers, range, Kokkos::ALL);
+  out.endplate_z = Kokkos::subview(in.endplate_z, range);
+  out.conduction_velocity = Kokkos::subview(in.conduction_velocity, range);
+  out.diameter = Kokkos::subview(in.diameter, range);
+  if (in.nerve_paths.extent(0) > 0) out.nerve_paths = Kokkos::subview(in.nerve_paths, range, Kokkos::ALL);
+  return out;
+}
+
 template <class ExecutionSpace>
 Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace& exec,
-                                                           const Inputs<typename ExecutionSpace::memory_space>& in,
+                                                           const Inputs<typename ExecutionSpace::memory_space>& all,
                                                            const Options& o) {
   using MemorySpace = typename ExecutionSpace::memory_space;
   Result<MemorySpace> res;
+  // A block of the fibers (options.first_fiber / fiber_count; one rank of a split run): the
+  // time axis and the default minimum radius come from `all`, everything else from `in`.
+  const std::int64_t n_all = all.endplate_z.extent(0);
+  const std::int64_t first_fiber = o.first_fiber;
+  const std::int64_t block_end = o.fiber_count < 0 ? n_all : first_fiber + o.fiber_count;
+  const bool whole = first_fiber == 0 && block_end == n_all;
+  if (!whole) {
+    auto rows = [&](std::size_t n) { return static_cast<std::int64_t>(n) == n_all; };
+    require(first_fiber >= 0 && first_fiber < block_end && block_end <= n_all,
+            "sfap: fiber block " + std::to_string(first_fiber) + ".." + std::to_string(block_end - 1) +
+                " is empty or outside the " + std::to_string(n_all) + " fibers");
+    require(rows(all.fiber_centers.extent(0)) && rows(all.conduction_velocity.extent(0)) && rows(all.diameter.extent(0)) &&
+                (all.nerve_paths.extent(0) == 0 || rows(all.nerve_paths.extent(0))),
+            "sfap: the fiber inputs must all have N_fibers = " + std::to_string(n_all) + " rows");
+  }
+  const Inputs<MemorySpace> in = whole ? all : fiber_block(all, first_fiber, block_end);
   // ---- host checks of shapes and scalars
   const std::int64_t nf = in.endplate_z.extent(0), ne = in.electrode_positions.extent(0);
   require(nf > 0, "sfap: no fibers (endplate_z is empty)");
@@ -499,7 +528,7 @@ Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace&
   require(!(flaws & flaw_electrodes), "sfap: electrode_positions has a non-finite value");
 
   const double left = in.left_mm, right = in.right_mm, dz = o.dz_mm, sigma_i = o.sigma_i;
-  const double min_r = o.min_radial_dist_mm >= 0 ? o.min_radial_dist_mm : numpy_mean(exec, in.diameter);
+  const double min_r = o.min_radial_dist_mm >= 0 ? o.min_radial_dist_mm : numpy_mean(exec, all.diameter);
   res.dt_s = dt;
   res.dz_mm = dz;
   res.min_radial_dist_mm = min_r;
@@ -507,7 +536,7 @@ Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace&
   res.n_electrodes = ne;
 
   // ---- time axis and grids
-  res.t = time_axis_impl(exec, in.endplate_z, in.conduction_velocity, left, right, dt);
+  res.t = time_axis_impl(exec, all.endplate_z, all.conduction_velocity, left, right, dt);
   const std::int64_t nt = res.t.extent(0);
   res.nt = nt;
   Kokkos::View<FiberGrid*, MemorySpace> grids(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_grids"), nf);
@@ -633,7 +662,7 @@ Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace&
         "portasim::sfap::jitter_draws", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nf),
         KOKKOS_LAMBDA(const std::int64_t f) {
           // hr_shift_template(x, jitter): earlier by the draw, i.e. a delay of -jitter samples.
-          delay_samples(f) = -counter_normal(seed, static_cast<std::uint64_t>(f), 0) * scale;
+          delay_samples(f) = -counter_normal(seed, static_cast<std::uint64_t>(first_fiber + f), 0) * scale;
         });
     delay_kernels(exec, Kokkos::View<const double*, MemorySpace>(delay_samples), kernel, shift, false);
     Kokkos::parallel_for(
