@@ -8,6 +8,7 @@
 
 #include "backend_dispatch.hpp"
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
 #include "portasim/sfap/compute.hpp"
@@ -48,6 +49,7 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
   options.dz_weighted = o.dz_weighted;
 
   io::AtomicOutput output(o.output);
+  const RemoveOnInterrupt remove_if_interrupted(output.temporary_path());  // no resume: nothing to keep
   const auto inputs = sfap::upload(exec, host);
   exec.fence();
   const auto start = std::chrono::steady_clock::now();
