@@ -20,6 +20,7 @@ if [ -z "$cxx" ]; then
 fi
 cc=${cxx/clang++/clang}
 build=build/fuzz
+mkdir -p build
 cmake -S tests/fuzz -B $build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="$cc" > $build.configure.log 2>&1 \
   || { cat $build.configure.log; exit 1; }
