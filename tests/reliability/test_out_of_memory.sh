@@ -35,7 +35,12 @@ rc=$?
 [ $rc = 2 ] && grep -q "does not fit one HDF5 chunk" err.txt || fail "life .h5 2^21 x 2^21: exit $rc: $(cat err.txt)"
 [ -z "$(ls | grep -v '^err.txt$')" ] || { fail "life .h5 2^21 x 2^21 left files"; ls; }
 rm -f err.txt
-expect_oom "--neurons" "$portasim" hh --neurons 400000000000 --t-ms 1 --output out.h5 --quiet
+# hh's first allocation of that size is a std::vector (operator new): AddressSanitizer reports
+# a failed operator new as a fatal error instead of throwing std::bad_alloc, whatever
+# allocator_may_return_null says, so this case runs in plain builds only.
+if [ $asan = 0 ]; then
+  expect_oom "--neurons" "$portasim" hh --neurons 400000000000 --t-ms 1 --output out.h5 --quiet
+fi
 if [ $asan = 0 ]; then
   # Sizes a large machine would run, inside a 2 GiB address space.
   expect_oom "--chunk-size" bash -c "ulimit -v 2097152 && exec '$portasim' life --width 16384 --height 16384 --steps 4 --chunk-size 4 --output out.npy --quiet"
