@@ -3,8 +3,8 @@
 # (scripts/stage_for_device.sh) and the CuPy peers (shared/peers copied to PEERS_DIR), so
 # that our figures and theirs come from one machine and one run.
 # usage: perf/run_gpu_suite.sh STAGE_DIR OUT_DIR PART...
-#   parts: info tests disk sanitize overlap hh hh-integrators hh-peer life life-peer sfap cpu blas-peer
-#          toolkit toolkit-memory scale
+#   parts: info tests disk sanitize sanitize-cli oom overlap hh hh-integrators hh-peer life life-peer sfap cpu
+#          blas-peer toolkit toolkit-memory scale
 set -u
 stage=$1 out=$2
 shift 2
@@ -40,6 +40,40 @@ for part in "$@"; do
           echo "$(basename "$t") $tool: rc=$? $(grep -E 'ERROR SUMMARY' "$out/$(basename "$t").$tool.log")"
         done
       done ;;
+    sanitize-cli)
+      # The command line on the GPU under memcheck and racecheck: small runs of each command,
+      # streaming Life chunks included (tests/reliability covers what they must do).
+      sfap_in=${PORTASIM_SFAP_REFERENCE_DIR:-}/r1_20f_4e_dz0p1.h5
+      tmp=$(mktemp -d)
+      for tool in memcheck racecheck; do
+        for cmd in "hh --neurons 4096 --t-ms 20 --record v --every 10 --output $tmp/h.h5" \
+                   "life --seed 1 --width 512 --height 512 --steps 40 --chunk-size 8 --output $tmp/l.h5" \
+                   "life --seed 1 --width 512 --height 512 --steps 40 --chunk-size 8 --engine bits --packed --output $tmp/p.h5" \
+                   "sfap --input $sfap_in --output $tmp/s.h5"; do
+          name=$(echo "$cmd" | awk '{print $1}')
+          log="$out/cli_${name}.$tool.log"
+          timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 "$stage/bin/portasim" $cmd >> "$log" 2>&1
+          rc=$?
+          echo "portasim $cmd | $tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
+          [ $rc = 0 ] || status=1
+          rm -f "$tmp"/*.h5
+        done
+      done
+      rm -rf "$tmp" ;;
+    oom)
+      # Device memory exhaustion from the modules' own allocations: exit 4, "out of memory"
+      # and a hint, never a crash (tests/reliability/test_out_of_memory.sh on the host).
+      tmp=$(mktemp -d)
+      for cmd in "hh --neurons 100000000000 --t-ms 1 --output $tmp/o.h5" \
+                 "life --width 1048576 --height 1048576 --steps 1 --output $tmp/o.npy" \
+                 "life --width 65536 --height 65536 --steps 64 --chunk-size 64 --output $tmp/big.h5"; do
+        "$stage/bin/portasim" $cmd --quiet > "$tmp/err.txt" 2>&1
+        rc=$?
+        echo "portasim $cmd: rc=$rc (expected 4) $(head -2 "$tmp/err.txt" | tr '\n' ' ' | cut -c1-300)" | tee -a "$out/oom.txt"
+        [ $rc = 4 ] && grep -q "out of memory" "$tmp/err.txt" && [ -z "$(ls "$tmp" | grep -v err.txt)" ] || status=1
+        rm -f "$tmp"/*.h5 "$tmp"/*.npy "$tmp"/*.partial
+      done
+      rm -rf "$tmp" ;;
     overlap)
       "$stage/bin/portasim_bench_overlap" --benchmark_out="$out/overlap.json" --benchmark_out_format=json || status=1 ;;
     toolkit-memory)

@@ -11,11 +11,13 @@
 
 #include "backend_dispatch.hpp"
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "portasim/core/hdf5_file.hpp"
 #include "portasim/core/mpi/communicator.hpp"
 #include "portasim/distributed/hh.hpp"
 #include "portasim/hh/hdf5_output.hpp"
 #include "portasim/hh/simulation.hpp"
+#include "portasim/hh/stimulus_file.hpp"
 
 namespace portasim::cli {
 
@@ -171,15 +173,9 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
   std::map<std::string, std::string> attributes{{"backend", ExecutionSpace::name()}};
   std::vector<double> amplitudes;
   if (!o.stimulus_file.empty()) {
-    std::string path = o.stimulus_file, dataset = "/stimulus";
-    if (const auto colon = path.rfind(".h5:"); colon != std::string::npos) {
-      dataset = path.substr(colon + 4);
-      path = path.substr(0, colon + 3);
-    }
-    const io::H5File input = io::H5File::open_read(path);
-    std::vector<std::size_t> shape;
-    const auto values = input.read<Scalar>(dataset, &shape);
-    for (Scalar v : values) require(std::isfinite(static_cast<double>(v)), "stimulus '" + dataset + "' in '" + path + "' has a non-finite value");
+    const auto file = hh::read_stimulus_file<Scalar>(o.stimulus_file, hh::step_count(config), config.neurons);
+    const auto& shape = file.shape;
+    const auto& values = file.values;
     if (shape.size() == 1) {
       Kokkos::View<Scalar*, memory_space> trace(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stimulus"), shape[0]);
       Kokkos::deep_copy(exec, trace, Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values.data(), shape[0]));
@@ -200,8 +196,6 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
       Kokkos::View<Scalar**, Kokkos::LayoutRight, memory_space> traces(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stimulus"), shape[0], width);
       Kokkos::deep_copy(exec, traces, Kokkos::View<const Scalar**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(data, shape[0], width));
       stimulus = hh::Stimulus<Scalar, memory_space>::per_neuron_trace(traces);
-    } else {
-      throw_error(ErrorKind::invalid_argument, "stimulus '" + dataset + "' in '" + path + "' must be 1-D (shared) or 2-D (steps, neurons)");
     }
     exec.fence();
     attributes["stimulus"] = "file " + o.stimulus_file;
@@ -245,6 +239,7 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
 
   // Everything goes to a temporary file that replaces the output only when complete.
   io::AtomicOutput output(o.output);
+  const RemoveOnInterrupt remove_if_interrupted(output.temporary_path());  // no resume: nothing to keep
   hh::Result<Scalar, memory_space> result;
   {
     io::H5File file = io::H5File::create(output.temporary_path());

@@ -10,6 +10,7 @@
 
 #include "backend_dispatch.hpp"
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "portasim/core/hdf5_file.hpp"
 #include "portasim/core/mpi/communicator.hpp"
 #include "portasim/distributed/life.hpp"
@@ -57,6 +58,23 @@ std::pair<std::int64_t, std::int64_t> parse_offset(const std::string& text) {
     throw_error(ErrorKind::invalid_argument, "--pattern-offset '" + text + "' is not Y,X");
   }
 }
+
+// Stops the run after the chunk that was written when SIGINT/SIGTERM arrived: every chunk
+// before is complete on disk (and flushed), which is what --resume continues from.
+class InterruptibleSink : public life::ChunkSink {
+ public:
+  InterruptibleSink(life::ChunkSink& sink, std::string resume_hint) : m_sink(sink), m_hint(std::move(resume_hint)) {}
+  void write(const life::Chunk& chunk) override {
+    m_sink.write(chunk);
+    if (const int signal = interrupt_requested())
+      throw Interrupted(signal, std::string("stopped by ") + signal_name(signal) + " after generation " +
+                                    std::to_string(chunk.last_generation) + "; " + m_hint);
+  }
+
+ private:
+  life::ChunkSink& m_sink;
+  std::string m_hint;
+};
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -272,7 +290,11 @@ int run_life(const ExecutionSpace& exec, const LifeOptions& o) {
   }
   exec.fence();
 
-  const life::RunStats stats = life::run(exec, config, initial, start_generation, sink);
+  const CooperativeInterrupt stop_at_chunk_boundary;
+  InterruptibleSink interruptible(*sink, (npy ? "the chunk files " + life::npy_base(o.output) + "_*.npy"
+                                               : "'" + h5->partial_path() + "'") +
+                                             " hold every generation so far; continue with the same options and --resume");
+  const life::RunStats stats = life::run(exec, config, initial, start_generation, &interruptible);
   if (h5) h5->finish();
 
   if (!o.quiet) {

@@ -1,12 +1,19 @@
 // `portasim`: one program, one sub-command per module.
 #include <CLI/CLI.hpp>
 
+#include "portasim/config.hpp"
+#if defined(PORTASIM_ENABLE_HDF5)
+#include <hdf5.h>
+#endif
+
 #include <cstdlib>
 #include <exception>
 #include <iostream>
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "failure.hpp"
+#include "interrupt.hpp"
 #include "portasim/config.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/mpi/communicator.hpp"
@@ -18,6 +25,12 @@ int main(int argc, char* argv[]) {
   // Unbound threads, the OpenMP default, stated so that Kokkos 3.4 does not warn about it;
   // an OMP_PROC_BIND the user set wins.
   setenv("OMP_PROC_BIND", "false", /*overwrite=*/0);
+#if defined(PORTASIM_ENABLE_HDF5)
+  // Every file is closed by its owner before main returns. HDF5's own clean-up at exit would
+  // only retry a file whose last flush failed (a full disk) and print "infinite loop closing
+  // library" over the clear error already given.
+  H5dont_atexit();
+#endif
   Runtime runtime(argc, argv);
 
   CLI::App app{"portasim: Hodgkin-Huxley, Game of Life, SFAP and GPU-toolkit simulations on Kokkos"};
@@ -35,16 +48,14 @@ int main(int argc, char* argv[]) {
     const int code = app.exit(e);
     return code == 0 ? 0 : cli::exit_invalid_argument;
   }
+  const std::string command = app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name();
+  cli::install_interrupt_handlers();
   try {
     return action ? action() : cli::exit_internal;
-  } catch (const Error& e) {
-    std::cerr << "portasim: error: " << e.what() << "\n";
+  } catch (...) {
+    const int code = cli::report_current_exception(command);
     // Under mpirun the other ranks may be waiting on this one: end them all.
-    if (mpi::world_size() > 1) mpi::abort_world(cli::exit_code_for(e.kind()));
-    return cli::exit_code_for(e.kind());
-  } catch (const std::exception& e) {
-    std::cerr << "portasim: internal error: " << e.what() << "\n";
-    if (mpi::world_size() > 1) mpi::abort_world(cli::exit_internal);
-    return cli::exit_internal;
+    if (mpi::world_size() > 1) mpi::abort_world(code);
+    return code;
   }
 }

@@ -8,6 +8,7 @@
 
 #include "backend_dispatch.hpp"
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
 #include "portasim/core/mpi/communicator.hpp"
@@ -61,6 +62,9 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
   }
   std::unique_ptr<io::AtomicOutput> output_file;
   if (comm.is_root()) output_file = std::make_unique<io::AtomicOutput>(o.output);
+  // No resume for SFAP: an interrupted run keeps nothing.
+  std::unique_ptr<RemoveOnInterrupt> remove_if_interrupted;
+  if (output_file) remove_if_interrupted = std::make_unique<RemoveOnInterrupt>(output_file->temporary_path());
   const auto inputs = sfap::upload(exec, host);
   exec.fence();
   const auto start = std::chrono::steady_clock::now();

@@ -74,7 +74,19 @@ std::string hdf5_reason() {
         return 0;
       },
       &reason);
-  return reason.empty() ? "HDF5 reported an unknown error" : reason;
+  if (reason.empty()) return "HDF5 reported an unknown error";
+  // A failed system call comes as "file write failed: time = ..., filename = ..., errno = 28,
+  // error message = 'No space left on device', buf = ..., offset = ...": keep what it was and
+  // the system's words (the file is named by the caller).
+  const auto message = reason.find("error message = '");
+  if (message != std::string::npos) {
+    const auto begin = message + 17;
+    const auto end = reason.find('\'', begin);
+    const auto colon = reason.find(':');
+    return (colon < message ? reason.substr(0, colon) + ": " : std::string()) +
+           reason.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+  }
+  return reason;
 }
 
 std::vector<std::string> split_path(const std::string& path) {

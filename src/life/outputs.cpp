@@ -35,7 +35,14 @@ void NpyChunkFiles::write(const Chunk& chunk) {
           ".npy chunk files hold every generation; --every needs --format h5");
   const std::string path = npy_chunk_path(m_base, chunk.first_generation, chunk.last_generation);
   const std::string partial = path + ".partial";
-  write_npy(partial, chunk.data, {chunk.count, chunk.height, chunk.row_bytes});
+  try {
+    write_npy(partial, chunk.data, {chunk.count, chunk.height, chunk.row_bytes});
+  } catch (const Error& e) {
+    // A full disk leaves a truncated file: remove it, so that only complete chunks remain.
+    std::error_code ignored;
+    fs::remove(partial, ignored);
+    throw_error(e.kind(), std::string(e.what()) + " (chunk " + path + " not written; the chunks before it are complete)");
+  }
   std::error_code error;
   fs::rename(partial, path, error);
   require(!error, "cannot rename '" + partial + "' to '" + path + "': " + error.message(), ErrorKind::io);
@@ -78,6 +85,8 @@ struct H5ChunkFile::State {
   std::optional<io::ExtendibleDataset<std::int64_t>> index;
   std::optional<ResumePoint> resume;
   bool finished = false;
+  bool created = false;  // by this run, not reopened to resume
+  std::int64_t chunks_written = 0;
 };
 
 H5ChunkFile::H5ChunkFile(const std::string& path, const Config& config, const H5RunDescription& description, bool resume)
@@ -100,15 +109,27 @@ H5ChunkFile::H5ChunkFile(const std::string& path, const Config& config, const H5
     expect("chunk_size", config.chunk_size);
     s.generations.emplace(io::ExtendibleDataset<std::uint8_t>::open(*s.file, "/generations"));
     s.index.emplace(io::ExtendibleDataset<std::int64_t>::open(*s.file, "/generation_index"));
-    // A kill between the two appends of a chunk leaves one longer: keep what both have.
-    const std::size_t complete = std::min(s.generations->size(), s.index->size());
+    // A kill between the two appends of a chunk leaves one longer: keep what both have. A
+    // failed write (full disk) can leave an extent longer than the data that reached the
+    // disk, unwritten numbers reading as 0: keep only the index's prefix that numbers the
+    // recorded generations 0, every, 2 every, ... in order (found by tests/reliability).
+    std::size_t complete = std::min(s.generations->size(), s.index->size());
+    if (complete > 0) {
+      const auto numbers = s.file->read<std::int64_t>("/generation_index");
+      std::size_t valid = 0;
+      while (valid < complete && numbers[valid] == static_cast<std::int64_t>(valid) * config.every) ++valid;
+      complete = valid;
+      // Resume only from a chunk boundary, so the chunks continue exactly; generation 0 alone
+      // is no progress (the run writes it again).
+      auto resumable = [&](std::int64_t g) { return g > 0 && (g % config.chunk_size == 0 || g == config.steps); };
+      while (complete > 0 && !resumable(numbers[complete - 1])) --complete;
+    }
     s.generations->truncate(complete);
     s.index->truncate(complete);
     if (complete > 0) {
       const auto numbers = s.file->read<std::int64_t>("/generation_index");
       const std::int64_t last = numbers[complete - 1];
-      // Resume only from a chunk boundary, so the chunks continue exactly.
-      if (last % config.chunk_size == 0 || last == config.steps) {
+      {
         std::vector<std::size_t> shape;
         const auto all = s.file->read<std::uint8_t>("/generations", &shape);
         const std::size_t grid_bytes = item[0] * item[1];
@@ -132,6 +153,25 @@ H5ChunkFile::H5ChunkFile(const std::string& path, const Config& config, const H5
   {
     io::AtomicOutput probe(s.partial_path);  // checks the folder is writable, with a clear error
   }
+  // HDF5 cannot store a chunk of 4 GiB or more, and a chunk holds at least one grid.
+  require(config.height * row_bytes < (std::int64_t(1) << 32),
+          "a " + std::to_string(config.height) + " x " + std::to_string(config.width) +
+              " grid does not fit one HDF5 chunk (4 GiB): use --packed (8 cells per byte) or --format npy");
+  try {
+    create_new_file(s, config, description, item, row_bytes);
+  } catch (...) {
+    // A run that could not even start leaves nothing behind (a .partial would invite --resume).
+    s.index.reset();
+    s.generations.reset();
+    s.file.reset();
+    std::error_code ignored;
+    fs::remove(s.partial_path, ignored);
+    throw;
+  }
+}
+
+void H5ChunkFile::create_new_file(State& s, const Config& config, const H5RunDescription& description,
+                                  const std::vector<std::size_t>& item, std::int64_t row_bytes) {
   s.file.emplace(io::H5File::create(s.partial_path));
   const std::size_t chunk_items = static_cast<std::size_t>(std::max<std::int64_t>(1, std::min<std::int64_t>(config.chunk_size, (std::int64_t(4) << 20) / (config.height * row_bytes))));
   s.generations.emplace(*s.file, "/generations", item, chunk_items);
@@ -152,15 +192,32 @@ H5ChunkFile::H5ChunkFile(const std::string& path, const Config& config, const H5
   f.write_attribute("/", "rule", std::string("B3/S23"));
   f.write_attribute("/", "portasim_version", std::string(PORTASIM_VERSION_STRING));
   f.flush();
+  s.created = true;
 }
 
-H5ChunkFile::~H5ChunkFile() = default;
+H5ChunkFile::~H5ChunkFile() {
+  State& s = *m_state;
+  if (s.finished || !s.created || s.chunks_written > 0) return;  // what it holds is resumable
+  // A new run that failed before its first chunk (e.g. out of memory while setting up)
+  // leaves nothing: an empty .partial would only invite a --resume that has nothing to resume.
+  s.index.reset();
+  s.generations.reset();
+  s.file.reset();
+  std::error_code ignored;
+  fs::remove(s.partial_path, ignored);
+}
 
 void H5ChunkFile::write(const Chunk& chunk) {
   State& s = *m_state;
+  // The grids first, on disk, then their numbers: /generation_index never names a grid that
+  // is not on disk. A write that fails half way (a full disk) can leave the file's extents
+  // longer than what reached the disk; --resume trusts only the consecutive prefix of the
+  // index (see the constructor).
   s.generations->append(chunk.data, static_cast<std::size_t>(chunk.count));
+  s.file->flush();
   s.index->append(chunk.generations, static_cast<std::size_t>(chunk.count));
   s.file->flush();
+  ++s.chunks_written;
 }
 
 std::optional<ResumePoint> H5ChunkFile::resume_point() const { return m_state->resume; }

@@ -1,9 +1,13 @@
 #include "portasim/life/patterns.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "portasim/config.hpp"
 #include "portasim/core/error.hpp"
@@ -92,9 +96,12 @@ NpyHeader read_npy_header(const std::string& path) {
   for (char c : shape) {
     if (std::isdigit(static_cast<unsigned char>(c))) {
       number += c;
+      // Larger extents than 2^40 are nonsense for a grid and would overflow products below.
+      if (number.size() > 13) bad_file(path, "npy shape " + shape + " has an implausibly large extent");
     } else if (!number.empty()) {
       result.shape.push_back(std::stoll(number));
       number.clear();
+      if (c != ')' && c != ',' && c != ' ') bad_file(path, "malformed npy shape " + shape);
     } else if (c != '(' && c != ')' && c != ',' && c != ' ') {
       bad_file(path, "malformed npy shape " + shape);
     }
@@ -114,6 +121,11 @@ HostGrid read_npy(const std::string& path) {
   grid.width = header.shape.back();
   const std::int64_t generations = header.shape.size() == 3 ? header.shape[0] : 1;
   const std::string bytes = read_all(path);
+  // Each extent is below 2^44 (13 digits), so compare by division: products could overflow.
+  const std::int64_t available = static_cast<std::int64_t>(bytes.size()) - header.data_offset;
+  if (available < 0 || grid.height > available / grid.width || generations > available / (grid.height * grid.width) ||
+      available < generations * grid.height * grid.width)
+    bad_file(path, "npy data is shorter than its shape " + shape_text(header.shape) + " says");
   const std::int64_t cells = grid.height * grid.width;
   if (static_cast<std::int64_t>(bytes.size()) < header.data_offset + generations * cells)
     bad_file(path, "npy data is shorter than its shape " + shape_text(header.shape) + " says");
@@ -133,18 +145,25 @@ void write_npy(const std::string& path, const std::uint8_t* data, const std::vec
   std::int64_t count = 1;
   for (auto extent : shape) count *= extent;
   std::FILE* file = std::fopen(path.c_str(), "wb");
-  require(file != nullptr, "cannot open '" + path + "' for writing", ErrorKind::io);
+  require(file != nullptr, "cannot open '" + path + "' for writing: " + std::strerror(errno), ErrorKind::io);
   const unsigned char preamble[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
                                       static_cast<unsigned char>(header.size() & 0xFF),
                                       static_cast<unsigned char>(header.size() >> 8)};
+  errno = 0;
   bool ok = std::fwrite(preamble, 1, 10, file) == 10 &&
             std::fwrite(header.data(), 1, header.size(), file) == header.size() &&
-            std::fwrite(data, 1, static_cast<std::size_t>(count), file) == static_cast<std::size_t>(count);
-  ok = (std::fclose(file) == 0) && ok;
-  require(ok, "failed writing '" + path + "' (disk full?)", ErrorKind::io);
+            std::fwrite(data, 1, static_cast<std::size_t>(count), file) == static_cast<std::size_t>(count) &&
+            std::fflush(file) == 0;
+  int error = ok ? 0 : errno;
+  if (std::fclose(file) != 0 && ok) {  // buffered data that did not fit shows only here
+    ok = false;
+    error = errno;
+  }
+  require(ok, "cannot write '" + path + "': " + (error ? std::strerror(error) : "short write"), ErrorKind::io);
 }
 
 HostGrid parse_rle(const std::string& text, const std::string& source) {
+  constexpr std::int64_t max_rle_cells = std::int64_t(1) << 28;
   std::istringstream in(text);
   std::string line;
   std::int64_t width = -1, height = -1;
@@ -168,12 +187,20 @@ HostGrid parse_rle(const std::string& text, const std::string& source) {
       if (x.empty() || y.empty() || compact.rfind("x=", 0) != 0)
         bad_file(source, "RLE header line 'x = W, y = H' missing (got '" + line + "')");
       try {
-        width = std::stoll(x);
-        height = std::stoll(y);
+        std::size_t used_x = 0, used_y = 0;
+        width = std::stoll(x, &used_x);
+        height = std::stoll(y, &used_y);
+        if (used_x != x.size() || used_y != y.size()) throw std::invalid_argument("trailing characters");
       } catch (const std::exception&) {
         bad_file(source, "RLE header has a non-numeric size: '" + line + "'");
       }
       if (width < 0 || height < 0) bad_file(source, "RLE size must not be negative");
+      // Pattern collections hold patterns of at most a few thousand cells a side; a larger
+      // size is a typo or a hostile file, and must not turn into a huge allocation (found by
+      // fuzzing: "x = 100000000, y = 20" took 2 GB and seconds before anything was checked).
+      if (width > max_rle_cells || height > max_rle_cells || (width > 0 && height > max_rle_cells / width))
+        bad_file(source, "RLE size " + std::to_string(width) + " x " + std::to_string(height) +
+                             " is too large (at most 2^28 cells; use a .npy or HDF5 grid for larger ones)");
       std::string rule = value_of("rule");
       for (auto& c : rule) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       if (!rule.empty() && rule != "B3/S23" && rule != "23/3")
@@ -202,7 +229,7 @@ HostGrid parse_rle(const std::string& text, const std::string& source) {
       ended = true;
       break;
     } else if (c == '$') {
-      y += count;
+      y = std::min(y + count, height);  // rows past the end matter only if a cell follows
       x = 0;
     } else if (c == 'b' || c == 'o') {
       if (x + count > width || y >= height)
@@ -246,7 +273,9 @@ HostGrid read_grid_h5(const std::string& path, const std::string& dataset) {
 }
 
 HostGrid place(const HostGrid& pattern, std::int64_t height, std::int64_t width, std::int64_t y, std::int64_t x) {
-  require(y >= 0 && x >= 0 && y + pattern.height <= height && x + pattern.width <= width,
+  // Written so that no sum can overflow: offsets come straight from the command line.
+  require(y >= 0 && x >= 0 && pattern.height <= height && pattern.width <= width && y <= height - pattern.height &&
+              x <= width - pattern.width,
           "pattern of " + std::to_string(pattern.height) + " x " + std::to_string(pattern.width) + " at offset " +
               std::to_string(y) + "," + std::to_string(x) + " does not fit the " + std::to_string(height) + " x " +
               std::to_string(width) + " grid");

@@ -32,6 +32,7 @@ fi
 
 # Bad input: exit code, a message naming the problem, and no output file.
 expect_failure() {
+  bad_inputs=$((${bad_inputs:-0} + 1))
   local code=$1 pattern=$2
   shift 2
   check
@@ -63,5 +64,6 @@ cp "$work/good.h5" "$work/keep.h5"
 "$portasim" hh --neurons 0 --output "$work/keep.h5" > /dev/null 2>&1
 cmp -s "$work/good.h5" "$work/keep.h5" || fail "a failed run changed an existing output"
 
+echo "[reliability] bad-inputs ${bad_inputs:-0}"
 echo "$((checks - failures)) passed, $failures failed"
 [ $failures = 0 ]

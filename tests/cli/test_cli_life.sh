@@ -78,6 +78,7 @@ grep -q "final population 5" out.txt || fail "a glider keeps 5 cells: $(cat out.
 # Bad input: exit code, message naming the problem, no new files, earlier output intact.
 before=$(ls | sort | md5sum)
 expect_failure() {
+  bad_inputs=$((${bad_inputs:-0} + 1))
   local code=$1 pattern=$2
   shift 2
   check
@@ -104,5 +105,6 @@ before=$(ls | sort | md5sum)
 expect_failure 2 "not B3/S23" --pattern highlife.rle --output bad.npy
 expect_failure 3 "cannot write" --output no/such/folder/bad.npy
 
+echo "[reliability] bad-inputs ${bad_inputs:-0}"
 echo "$((checks - failures)) passed, $failures failed"
 [ $failures = 0 ]

@@ -49,6 +49,7 @@ def nan(f):
 variant("nan.h5", nan)
 PY
 expect_failure() {
+  bad_inputs=$((${bad_inputs:-0} + 1))
   local code=$1 pattern=$2
   shift 2
   check
@@ -67,5 +68,6 @@ expect_failure 2 "dz" --input "$reference/r1_20f_4e_dz0p1.h5" --dz -0.1 --output
 expect_failure 3 "no_such_input.h5" --input no_such_input.h5 --output bad.h5
 expect_failure 3 "cannot write" --input "$reference/r1_20f_4e_dz0p1.h5" --output no/such/dir/bad.h5
 
+echo "[reliability] bad-inputs ${bad_inputs:-0}"
 echo "$((checks - failures)) passed, $failures failed"
 [ $failures = 0 ]

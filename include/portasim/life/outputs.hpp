@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "portasim/life/patterns.hpp"
 #include "portasim/life/simulation.hpp"
@@ -65,6 +66,8 @@ class H5ChunkFile : public ChunkSink {
 
  private:
   struct State;
+  static void create_new_file(State& state, const Config& config, const H5RunDescription& description,
+                              const std::vector<std::size_t>& item, std::int64_t row_bytes);
   std::unique_ptr<State> m_state;
 };
 

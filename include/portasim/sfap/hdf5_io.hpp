@@ -16,28 +16,10 @@
 #include <vector>
 
 #include "portasim/core/hdf5_file.hpp"
+#include "portasim/sfap/input_file.hpp"
 #include "portasim/sfap/compute.hpp"
 
 namespace portasim::sfap {
-
-struct HostInputs {
-  std::size_t n_fibers = 0, n_electrodes = 0;
-  std::vector<double> fiber_centers;        // N x 2
-  std::vector<double> endplate_z;           // N
-  std::vector<double> conduction_velocity;  // N
-  std::vector<double> diameter;             // N
-  std::vector<double> nerve_paths;          // N x 2 (empty when absent and not needed)
-  std::vector<double> electrode_positions;  // Ne x 3
-  double left_mm = 0, right_mm = 0;
-  double dt_s = std::numeric_limits<double>::quiet_NaN();
-  double fs_hz = std::numeric_limits<double>::quiet_NaN();
-  double dz_mm = std::numeric_limits<double>::quiet_NaN();
-  double min_radial_dist_mm = std::numeric_limits<double>::quiet_NaN();  // NaN: not given
-};
-
-// Reads and checks group `group` (shapes, finiteness, positivity); throws portasim::Error
-// naming the dataset or attribute (invalid_argument for bad content, io for unreadable).
-HostInputs read_inputs(const io::H5File& file, const std::string& group = "/inputs", bool need_nerve_paths = true);
 
 // Options from the file's attributes (dz, dt, min_radial_dist) on top of `base`.
 Options options_from(const HostInputs& inputs, Options base);
