@@ -4,6 +4,7 @@
 # that our figures and theirs come from one machine and one run.
 # usage: perf/run_gpu_suite.sh STAGE_DIR OUT_DIR PART...
 #   parts: info tests disk sanitize overlap hh hh-integrators hh-peer life life-peer sfap blas-peer
+#          toolkit-linalg
 set -u
 stage=$1 out=$2
 shift 2
@@ -51,6 +52,13 @@ for part in "$@"; do
       PYTHONUNBUFFERED=1 python3 "$peers/gol_cupy.py" 1024 4096 16384 | tee "$out/gol_cupy.jsonl" || status=1 ;;
     sfap)
       "$stage/bin/portasim_bench_sfap" --benchmark_out="$out/sfap.json" --benchmark_out_format=json || status=1 ;;
+    toolkit-linalg)
+      # matmul three ways, trace, SVD; then CuPy's figures for the same workloads, when the
+      # peers were carried along.
+      "$stage/bin/portasim_bench_linalg" --benchmark_out="$out/toolkit_linalg.json" --benchmark_out_format=json || status=1
+      if [ -f "$peers/blas_cupy.py" ]; then
+        PYTHONUNBUFFERED=1 python3 "$peers/blas_cupy.py" | tee "$out/blas_cupy.jsonl" || status=1
+      fi ;;
     blas-peer)
       PYTHONUNBUFFERED=1 python3 "$peers/blas_cupy.py" | tee "$out/blas_cupy.jsonl" || status=1 ;;
     hh-peer)

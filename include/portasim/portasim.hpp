@@ -5,3 +5,4 @@
 #include "portasim/hh/hh.hpp"
 #include "portasim/sfap/sfap.hpp"
 #include "portasim/life/life.hpp"
+#include "portasim/toolkit/toolkit.hpp"
