@@ -70,11 +70,11 @@ void BM_matmul_tiled_shape(benchmark::State& state) {
   Kokkos::View<double**, Kokkos::LayoutRight, memory> a("A", n, n), b("B", n, n), c("C", n, n);
   fill(exec, a, 1u);
   fill(exec, b, 2u);
-  portasim::toolkit::impl::matmul_tiled_variant(exec, variant, a, b, c);
+  portasim::toolkit::impl::matmul_tiled_variant<Exec>(exec, variant, a, b, c);
   exec.fence();
   for (auto _ : state) {
     const auto t0 = clock_type::now();
-    portasim::toolkit::impl::matmul_tiled_variant(exec, variant, a, b, c);
+    portasim::toolkit::impl::matmul_tiled_variant<Exec>(exec, variant, a, b, c);
     exec.fence();
     state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - t0).count());
   }
