@@ -14,6 +14,7 @@
 #include "harness/busy_kernel.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/instance_pool.hpp"
+#include "portasim/toolkit/impl/matmul_kernels.hpp"
 #include "portasim/toolkit/matmul.hpp"
 #include "toolkit/linalg_test_support.hpp"
 
@@ -71,6 +72,49 @@ TEST(TEST_CATEGORY, toolkit_matmul_double_right) { all_shapes<TEST_EXECSPACE, do
 TEST(TEST_CATEGORY, toolkit_matmul_double_left) { all_shapes<TEST_EXECSPACE, double, Kokkos::LayoutLeft>(); }
 TEST(TEST_CATEGORY, toolkit_matmul_float_right) { all_shapes<TEST_EXECSPACE, float, Kokkos::LayoutRight>(); }
 TEST(TEST_CATEGORY, toolkit_matmul_float_left) { all_shapes<TEST_EXECSPACE, float, Kokkos::LayoutLeft>(); }
+
+// The tiled kernel with teams of several threads, whatever the backend's own shape: the
+// host shape has one thread a team, so the strided thread grid and the shared panels that
+// the GPU shape depends on are checked here with two-thread teams (on OpenMP with two
+// threads and on CUDA; skipped where a team cannot have two threads).
+template <class Exec, class Shape, class Layout>
+void tiled_team_shape(int m, int k, int n) {
+  using memory = typename Exec::memory_space;
+  using Device = Kokkos::Device<Exec, memory>;
+  using AView = Kokkos::View<const double**, Layout, Device>;
+  using CView = Kokkos::View<double**, Layout, Device>;
+  using Kernel = portasim::toolkit::impl::TiledMatmul<Shape, AView, AView, CView>;
+  Exec exec;
+  const HostMatrix a = portasim::testing::random_matrix<double>(m, k, 3u);
+  const HostMatrix b = portasim::testing::random_matrix<double>(k, n, 4u);
+  const HostMatrix expected = portasim::testing::multiply(a, b);
+  const AView a_d = portasim::testing::to_device<double, Layout, memory>(a, "A");
+  const AView b_d = portasim::testing::to_device<double, Layout, memory>(b, "B");
+  CView c_d("C", m, n);
+  Kokkos::deep_copy(c_d, std::numeric_limits<double>::quiet_NaN());
+  const int tiles_n = (n + Shape::BN - 1) / Shape::BN, tiles_m = (m + Shape::BM - 1) / Shape::BM;
+  const Kernel kernel{a_d, b_d, c_d, m, n, k, tiles_n};
+  // Kokkos aborts on a policy with too large a team: ask a one-thread policy first.
+  if (Kokkos::TeamPolicy<Exec>(exec, 1, 1).team_size_max(kernel, Kokkos::ParallelForTag()) < Shape::team_size)
+    GTEST_SKIP() << "teams of " << Shape::team_size << " threads not possible here";
+  Kokkos::TeamPolicy<Exec> policy(exec, tiles_m * tiles_n, Shape::team_size, 1);
+  policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes()));
+  Kokkos::parallel_for("test_tiled_team_shape", policy, kernel);
+  const HostMatrix c = portasim::testing::to_host(exec, c_d);
+  for (std::size_t e = 0; e < c.v.size(); ++e)
+    ASSERT_NEAR(c.v[e], expected.v[e], 1e-12 * k) << "element " << e;
+}
+using RowsOfThreads = portasim::toolkit::impl::TileShape<16, 8, 4, 8, 8>;     // 2 x 1 threads
+using ColumnsOfThreads = portasim::toolkit::impl::TileShape<8, 16, 4, 8, 8>;  // 1 x 2 threads
+TEST(TEST_CATEGORY, toolkit_matmul_tiled_team_rows_right) {
+  tiled_team_shape<TEST_EXECSPACE, RowsOfThreads, Kokkos::LayoutRight>(37, 19, 21);
+}
+TEST(TEST_CATEGORY, toolkit_matmul_tiled_team_rows_left) {
+  tiled_team_shape<TEST_EXECSPACE, RowsOfThreads, Kokkos::LayoutLeft>(37, 19, 21);
+}
+TEST(TEST_CATEGORY, toolkit_matmul_tiled_team_columns_right) {
+  tiled_team_shape<TEST_EXECSPACE, ColumnsOfThreads, Kokkos::LayoutRight>(21, 9, 37);
+}
 
 // An empty inner dimension gives zeros; empty outputs are fine.
 template <class Exec>
