@@ -47,7 +47,7 @@ template <class Shape, class Exec, class AView, class CView>
 void launch_tiled(const Exec& exec, const AView& a, const AView& b, const CView& c, int m, int n, int k) {
   using Kernel = TiledMatmul<Shape, AView, AView, CView>;
   const int tiles_m = (m + Shape::BM - 1) / Shape::BM, tiles_n = (n + Shape::BN - 1) / Shape::BN;
-  Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<Shape::team_size, 1>> policy(exec, tiles_m * tiles_n,
+  Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<Shape::team_size, Shape::min_teams>> policy(exec, tiles_m * tiles_n,
                                                                              Shape::team_size, 1);
   policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes()));
   Kokkos::parallel_for("portasim::toolkit::matmul_tiled", policy, Kernel{a, b, c, m, n, k, tiles_n});
@@ -78,7 +78,7 @@ void matmul(const Exec& exec, MatmulAlgorithm algorithm, const ConstMatrix<Exec,
       return;
     }
     case MatmulAlgorithm::tiled:
-      launch_tiled<TileShapeFor<Exec>>(exec, a, b, c, m, n, k);
+      launch_tiled<TileShapeFor<Exec, Scalar>>(exec, a, b, c, m, n, k);
       return;
     case MatmulAlgorithm::blas: {
 #if defined(PORTASIM_ENABLE_KERNELS)
@@ -104,9 +104,9 @@ void matmul_tiled_variant(const Exec& exec, int variant, const ConstMatrix<Exec,
   const int m = static_cast<int>(a.extent(0)), k = static_cast<int>(a.extent(1)), n = static_cast<int>(b.extent(1));
   if (m == 0 || n == 0 || k == 0) return matmul<Exec, double, Kokkos::LayoutRight>(exec, MatmulAlgorithm::tiled, a, b, c);
   switch (variant) {
-    case 1: return launch_tiled<TileShapeFor<Exec, 1>>(exec, a, b, c, m, n, k);
-    case 2: return launch_tiled<TileShapeFor<Exec, 2>>(exec, a, b, c, m, n, k);
-    default: return launch_tiled<TileShapeFor<Exec, 0>>(exec, a, b, c, m, n, k);
+    case 1: return launch_tiled<TileShapeFor<Exec, double, 1>>(exec, a, b, c, m, n, k);
+    case 2: return launch_tiled<TileShapeFor<Exec, double, 2>>(exec, a, b, c, m, n, k);
+    default: return launch_tiled<TileShapeFor<Exec, double, 0>>(exec, a, b, c, m, n, k);
   }
 }
 

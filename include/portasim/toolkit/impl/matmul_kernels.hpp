@@ -43,27 +43,32 @@ struct NaiveMatmul {
 // Team tile of C: BM x BN, K panels BK deep; each of the (BM/TM) x (BN/TN) threads of a
 // team owns TM x TN elements of C, strided by the thread grid so that neighbouring threads
 // hold neighbouring elements (coalesced stores, conflict-free scratch reads).
-template <int BM_, int BN_, int BK_, int TM_, int TN_>
+// min_teams: teams per SM the GPU compiler must leave room for (launch bounds), which caps
+// the registers a thread may use at 65536 / (team_size * min_teams).
+template <int BM_, int BN_, int BK_, int TM_, int TN_, int MinTeams = 1>
 struct TileShape {
-  static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_;
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, min_teams = MinTeams;
   static constexpr int thread_rows = BM / TM, thread_cols = BN / TN;
   static constexpr int team_size = thread_rows * thread_cols;
   static_assert(BM % TM == 0 && BN % TN == 0, "tile must split evenly into thread blocks");
 };
 
 // GPU: 256 threads with 8 x 8 accumulators each (the classic SIMT GEMM shape: 64 FMAs per
-// 16 scratch loads; 128 registers of accumulators in double, so one team per SM at most
-// 255 registers a thread). Host: one thread a team, a 64 x 64 block of C that the
+// 16 scratch loads). ptxas (sm_90): 234 registers in double (128 of them accumulators),
+// 137 in float, no spills; one team per SM either way. (Two float teams per SM, capped at
+// 128 registers, spill a little.) Host: one thread a team, a 64 x 64 block of C that the
 // compiler vectorizes along its rows, panels that stay in L1.
 // Other GPU shapes, compiled for double only, for the benchmark's sweep
-// (matmul_tiled_variant): 1 = deeper panels (half the barriers), 2 = 128 x 64 tiles with
-// 8 x 4 per thread (half the registers: two teams per SM).
-template <class Exec, int Variant = 0>
+// (matmul_tiled_variant): 1 = deeper panels (half the barriers; ptxas: 255 registers and
+// a few spills), 2 = 128 x 64 tiles with 8 x 4 per thread, two teams per SM.
+template <class Exec, class Scalar, int Variant = 0>
 using TileShapeFor = std::conditional_t<
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible,
     TileShape<64, 64, 16, 64, 64>,
-    std::conditional_t<Variant == 1, TileShape<128, 128, 16, 8, 8>,
-                       std::conditional_t<Variant == 2, TileShape<128, 64, 8, 8, 4>, TileShape<128, 128, 8, 8, 8>>>>;
+    std::conditional_t<
+        Variant == 1, TileShape<128, 128, 16, 8, 8>,
+        std::conditional_t<Variant == 2, TileShape<128, 64, 8, 8, 4, 2>,
+                           TileShape<128, 128, 8, 8, 8>>>>;
 
 template <class Shape, class AView, class BView, class CView>
 struct TiledMatmul {
