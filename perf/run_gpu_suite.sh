@@ -53,10 +53,11 @@ for part in "$@"; do
     sfap)
       "$stage/bin/portasim_bench_sfap" --benchmark_out="$out/sfap.json" --benchmark_out_format=json || status=1 ;;
     toolkit-linalg)
-      # matmul three ways, trace, SVD; then CuPy's figures for the same workloads, when the
-      # peers were carried along.
-      "$stage/bin/portasim_bench_linalg" --benchmark_out="$out/toolkit_linalg.json" --benchmark_out_format=json || status=1
-      if [ -f "$peers/blas_cupy.py" ]; then
+      # matmul three ways, trace, SVD; then CuPy's figures for the same workloads (unless
+      # another part already ran the peer into this folder). Run it before the toolkit part,
+      # whose plots take every toolkit_*.json here.
+      "$stage/bin/portasim_bench_toolkit_linalg" --benchmark_out="$out/toolkit_linalg.json" --benchmark_out_format=json || status=1
+      if [ -f "$peers/blas_cupy.py" ] && ! [ -s "$out/blas_cupy.jsonl" ]; then
         PYTHONUNBUFFERED=1 python3 "$peers/blas_cupy.py" | tee "$out/blas_cupy.jsonl" || status=1
       fi ;;
     blas-peer)
