@@ -31,4 +31,5 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/portasimConfigVersion.cma
 install(FILES ${PROJECT_BINARY_DIR}/portasimConfig.cmake
               ${PROJECT_BINARY_DIR}/portasimConfigVersion.cmake
               cmake/portasim_hdf5_target.cmake
+              cmake/portasim_lapacke_target.cmake
         DESTINATION ${PORTASIM_INSTALL_CMAKEDIR})

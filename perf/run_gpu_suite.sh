@@ -4,7 +4,7 @@
 # that our figures and theirs come from one machine and one run.
 # usage: perf/run_gpu_suite.sh STAGE_DIR OUT_DIR PART...
 #   parts: info tests disk sanitize sanitize-cli oom overlap hh hh-integrators hh-peer life life-peer sfap cpu
-#          blas-peer toolkit toolkit-memory scale
+#          blas-peer toolkit-linalg toolkit toolkit-memory scale
 set -u
 stage=$1 out=$2
 shift 2
@@ -101,6 +101,14 @@ for part in "$@"; do
           --benchmark_context=omp_threads=$threads || status=1
       done
       lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Socket|NUMA node\(s\)' > "$out/cpu.txt" ;;
+    toolkit-linalg)
+      # matmul three ways, trace, SVD; then CuPy's figures for the same workloads (unless
+      # another part already ran the peer into this folder). Run it before the toolkit part,
+      # whose plots take every toolkit_*.json here.
+      "$stage/bin/portasim_bench_toolkit_linalg" --benchmark_out="$out/toolkit_linalg.json" --benchmark_out_format=json || status=1
+      if [ -f "$peers/blas_cupy.py" ] && ! [ -s "$out/blas_cupy.jsonl" ]; then
+        PYTHONUNBUFFERED=1 python3 "$peers/blas_cupy.py" | tee "$out/blas_cupy.jsonl" || status=1
+      fi ;;
     blas-peer)
       PYTHONUNBUFFERED=1 python3 "$peers/blas_cupy.py" | tee "$out/blas_cupy.jsonl" || status=1 ;;
     hh-peer)

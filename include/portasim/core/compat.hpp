@@ -85,3 +85,12 @@ inline std::string kokkos_version_string() {
 }
 
 }  // namespace portasim::compat
+
+// Full unrolling of a constant-trip loop, which keeps small per-thread arrays in registers
+// on the GPU. nvcc's `#pragma unroll`; host compilers vectorize such loops on their own and
+// would only warn about a pragma they do not know.
+#if defined(__CUDA_ARCH__)
+#define PORTASIM_UNROLL _Pragma("unroll")
+#else
+#define PORTASIM_UNROLL
+#endif

@@ -6,3 +6,4 @@
 #include "portasim/toolkit/expression.hpp"
 #include "portasim/toolkit/launch_shape.hpp"
 #include "portasim/toolkit/reduction.hpp"
+#include "portasim/toolkit/linalg.hpp"
