@@ -34,6 +34,7 @@ class Portasim(CMakePackage, CudaPackage):
     variant("openmp", default=True, description="Kokkos OpenMP backend (the CPU reference)")
     variant("kernels", default=True, description="Kokkos Kernels BLAS (gemm, norms)")
     variant("hdf5", default=True, description="HDF5 input and output")
+    variant("lapack", default=True, description="LAPACKE for the toolkit's SVD on host backends")
     variant("mpi", default=False, description="MPI scale-out, one rank per GPU")
     variant("nvtx", default=True, when="+cuda", description="NVTX ranges for Nsight profiles")
     variant("cli", default=True, description="The portasim command-line program")
@@ -67,9 +68,10 @@ class Portasim(CMakePackage, CudaPackage):
     depends_on("hdf5+mpi", when="+hdf5+mpi")
     depends_on("mpi", when="+mpi")
 
-    # Host SVD goes through LAPACKE; +cuda uses cuSOLVER from the CUDA toolkit (CudaPackage
-    # already depends on cuda).
-    depends_on("lapack")
+    # Host SVD goes through LAPACKE (a lapack provider with the C interface, e.g. openblas or
+    # netlib-lapack+lapacke); +cuda uses cuSOLVER from the CUDA toolkit (CudaPackage already
+    # depends on cuda).
+    depends_on("lapack", when="+lapack")
 
     depends_on("cli11", type="build", when="+cli")
     with when("+tests"):
@@ -85,6 +87,7 @@ class Portasim(CMakePackage, CudaPackage):
         args = [
             self.define_from_variant("PORTASIM_ENABLE_KERNELS", "kernels"),
             self.define_from_variant("PORTASIM_ENABLE_HDF5", "hdf5"),
+            self.define_from_variant("PORTASIM_ENABLE_LAPACKE", "lapack"),
             self.define_from_variant("PORTASIM_ENABLE_MPI", "mpi"),
             self.define_from_variant("PORTASIM_ENABLE_CLI", "cli"),
             self.define_from_variant("PORTASIM_ENABLE_TESTS", "tests"),
