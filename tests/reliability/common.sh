@@ -2,6 +2,7 @@
 # scripts/reliability_counts.py sums over a CTest log, and small helpers.
 # The caller sets portasim=PATH and sources this file.
 set -u
+case $portasim in /*) ;; *) portasim=$PWD/$portasim ;; esac  # the tests run in a scratch folder
 work=$(mktemp -d)
 cleanup_hooks=()
 cleanup() {
