@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <optional>
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
@@ -31,7 +32,13 @@ int main(int argc, char* argv[]) {
   // library" over the clear error already given.
   H5dont_atexit();
 #endif
-  Runtime runtime(argc, argv);
+  std::optional<Runtime> runtime;
+  try {
+    runtime.emplace(argc, argv);  // a bad PORTASIM_DEVICE or local-rank variable throws
+  } catch (const Error& e) {
+    std::cerr << "portasim: error: " << e.what() << "\n";
+    return cli::exit_code_for(e.kind());
+  }
 
   CLI::App app{"portasim: Hodgkin-Huxley, Game of Life, SFAP and GPU-toolkit simulations on Kokkos"};
   app.set_version_flag("--version", std::string("portasim ") + PORTASIM_VERSION_STRING);
