@@ -185,7 +185,7 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
       const Scalar* data = values.data();
       std::size_t width = shape[1];
       if (split) {
-        require(static_cast<std::int64_t>(shape[1]) == o.neurons, "stimulus '" + dataset + "' in '" + path + "' has " +
+        require(static_cast<std::int64_t>(shape[1]) == o.neurons, "stimulus '" + file.dataset + "' in '" + file.path + "' has " +
                                                                       std::to_string(shape[1]) + " neurons, expected " + std::to_string(o.neurons));
         width = static_cast<std::size_t>(block.size());
         for (std::size_t i = 0; i < shape[0]; ++i)
