@@ -7,7 +7,7 @@ portasim=$1
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # Long enough to be interrupted after a few chunks on a fast machine, short enough for CI.
-npy_run=(life --seed 5 --width 128 --height 128 --steps 1200 --chunk-size 20 --quiet)
+npy_run=(life --seed 5 --width 128 --height 128 --steps 6000 --chunk-size 20 --quiet)
 h5_run=(life --seed 5 --width 128 --height 128 --steps 6000 --chunk-size 100 --every 10 --quiet)
 
 mkdir ref && (cd ref && "$portasim" "${npy_run[@]}" --output sim.npy && "$portasim" "${h5_run[@]}" --output sim.h5) \
