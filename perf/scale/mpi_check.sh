@@ -5,6 +5,7 @@
 # for compare_outputs.py (HH exactly, SFAP bit for bit or within 1e-12, Life HDF5 exactly).
 # usage: perf/scale/mpi_check.sh PORTASIM OUT RANKS [SFAP_REFERENCE_FILE]
 set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)  # before any cd: the script may be called by a relative path
 portasim=$1 out=$2 ranks=$3 ref=${4:-}
 dir=$out/mpi_check
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
@@ -25,7 +26,7 @@ for f in single/life_*.npy; do cmp -s "$f" "mpi/$(basename "$f")" || { echo "DIF
 echo "life npy chunk files: $(ls single/life_*.npy | wc -l) compared byte for byte, status $status"
 rm -f single/life_*.npy mpi/life_*.npy  # compared here; keep what comes back small
 if /usr/bin/env python3 -c "import h5py" 2>/dev/null; then
-  python3 "$(dirname "${BASH_SOURCE[0]}")/compare_outputs.py" single mpi || status=1
+  python3 "$here/compare_outputs.py" single mpi || status=1
 else
   echo "no h5py here: compare with perf/scale/compare_outputs.py $dir/single $dir/mpi on the build machine"
 fi
