@@ -75,6 +75,27 @@ struct WholeBody {
   }
 };
 
+// WholeBody over m = n / elements_per_device_thread indices, each taking elements m apart
+// (see elements_per_device_thread in launch_shape.hpp): the device form of the whole-array
+// reduction.
+template <class E, class Combine, class Acc>
+struct WholeBodyElementsApart {
+  E expr;
+  Combine combine;
+  FlatIndex index;
+  std::size_t n, m;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const std::size_t j, Acc& acc) const {
+    for (std::size_t r = 0; r < elements_per_device_thread; ++r) {
+      const std::size_t k = j + r * m;
+      if (k < n) {
+        std::size_t i0, i1, i2;
+        index(k, i0, i1, i2);
+        acc = combine(acc, static_cast<Acc>(expr(i0, i1, i2)));
+      }
+    }
+  }
+};
+
 template <class Result, class Post>
 struct PostMapBody {
   Result result;
@@ -197,9 +218,16 @@ class Reduction {
     } else {
       const impl::FlatIndex index(shape, false);
       using Reducer = impl::CombineReducer<Acc, Combine, typename Result::memory_space>;
-      Kokkos::parallel_reduce(m_name, Kokkos::RangePolicy<Exec>(exec, 0, shape.size()),
-                              impl::WholeBody<E, Combine, Acc>{expr, m_combine, index},
-                              Reducer(typename Reducer::result_view_type(result), m_combine, m_identity));
+      const Reducer reducer(typename Reducer::result_view_type(result), m_combine, m_identity);
+      if (impl::is_device_space<Exec>()) {
+        const std::size_t n = shape.size();
+        const std::size_t m = (n + impl::elements_per_device_thread - 1) / impl::elements_per_device_thread;
+        Kokkos::parallel_reduce(m_name, Kokkos::RangePolicy<Exec>(exec, 0, m),
+                                impl::WholeBodyElementsApart<E, Combine, Acc>{expr, m_combine, index, n, m}, reducer);
+      } else {
+        Kokkos::parallel_reduce(m_name, Kokkos::RangePolicy<Exec>(exec, 0, shape.size()),
+                                impl::WholeBody<E, Combine, Acc>{expr, m_combine, index}, reducer);
+      }
     }
     if (!std::is_same<Post, fn::Identity>::value)
       Kokkos::parallel_for(m_name + " post", Kokkos::RangePolicy<Exec>(exec, 0, 1),
