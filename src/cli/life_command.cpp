@@ -80,12 +80,14 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// Under mpirun (any number of ranks): rows split over the ranks (distributed::run_life).
-// Gathered output (the default) is written by rank 0 and is identical to a single-rank run's;
-// --mpi-output per-rank writes each rank's rows to BASE.rankRRRR_*.npy (or STEM.rankRRRR.h5).
-template <class ExecutionSpace>
-int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Communicator& comm) {
-  using memory_space = typename ExecutionSpace::memory_space;
+// npy or h5: as given, else from the output's extension.
+std::string output_format(const LifeOptions& o) {
+  return !o.format.empty() ? o.format : (ends_with(o.output, ".h5") ? "h5" : "npy");
+}
+
+// The run's configuration from the options, checked before anything runs (single-process
+// and MPI runs alike).
+life::Config validated_config(const LifeOptions& o) {
   life::Config config;
   config.width = o.width;
   config.height = o.height;
@@ -95,11 +97,21 @@ int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Co
   config.engine = o.engine == "bits" ? life::Engine::bits : life::Engine::bytes;
   config.every = o.every;
   config.packed_output = o.packed;
-  const std::string format = !o.format.empty() ? o.format : (ends_with(o.output, ".h5") ? "h5" : "npy");
-  require(format == "h5" || (o.every == 1 && !o.packed),
+  require(output_format(o) == "h5" || (o.every == 1 && !o.packed),
           "--every and --packed need --format h5 (.npy chunk files hold every generation, one byte per cell)");
   life::validate(config);
   require(!(o.pattern.size() && o.initial.size()), "give --pattern or --initial, not both");
+  return config;
+}
+
+// Under mpirun (any number of ranks): rows split over the ranks (distributed::run_life).
+// Gathered output (the default) is written by rank 0 and is identical to a single-rank run's;
+// --mpi-output per-rank writes each rank's rows to BASE.rankRRRR_*.npy (or STEM.rankRRRR.h5).
+template <class ExecutionSpace>
+int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Communicator& comm) {
+  using memory_space = typename ExecutionSpace::memory_space;
+  const life::Config config = validated_config(o);
+  const std::string format = output_format(o);
   require(o.height >= comm.size(), "--height " + std::to_string(o.height) + " is less than the " +
                                        std::to_string(comm.size()) + " MPI ranks");
   const bool per_rank = o.mpi_output == "per-rank";
@@ -213,20 +225,8 @@ int run_life(const ExecutionSpace& exec, const LifeOptions& o) {
   if (const auto comm = mpi::Communicator::world(); mpi::active() || o.mpi_output == "per-rank")
     return run_life_mpi(exec, o, comm);
   using memory_space = typename ExecutionSpace::memory_space;
-  life::Config config;
-  config.width = o.width;
-  config.height = o.height;
-  config.steps = o.steps;
-  config.chunk_size = o.chunk_size;
-  config.boundary = o.boundary == "dead" ? life::Boundary::dead : life::Boundary::torus;
-  config.engine = o.engine == "bits" ? life::Engine::bits : life::Engine::bytes;
-  config.every = o.every;
-  config.packed_output = o.packed;
-  const std::string format = !o.format.empty() ? o.format : (ends_with(o.output, ".h5") ? "h5" : "npy");
-  require(format == "h5" || (o.every == 1 && !o.packed),
-          "--every and --packed need --format h5 (.npy chunk files hold every generation, one byte per cell)");
-  life::validate(config);
-  require(!(o.pattern.size() && o.initial.size()), "give --pattern or --initial, not both");
+  const life::Config config = validated_config(o);
+  const std::string format = output_format(o);
 
   // The initial grid, fully validated before any output is touched.
   std::optional<life::HostGrid> start;
