@@ -133,6 +133,7 @@ for part in "$@"; do
       # Strong and weak scaling over 1, 2, 4, ... GPUs, one MPI rank per GPU, with the OpenMPI
       # staged by scripts/stage_openmpi_prefix.sh (OPENMPI_PREFIX, default .openmpi) and the
       # SFAP inputs made by `perf/scale/run_scaling.py --make-sfap-inputs STAGE/scale --preset gpu`.
+      # SCALE_REPEAT (default 2) runs per point, SCALE_MODULES (default hh,life,sfap).
       ompi=${OPENMPI_PREFIX:-.openmpi}
       if [ ! -f "$ompi/env.sh" ]; then echo "no $ompi/env.sh (scripts/stage_openmpi_prefix.sh)"; status=1; continue; fi
       gpus=$(nvidia-smi -L | wc -l) ranks=1 r=2
@@ -143,7 +144,8 @@ for part in "$@"; do
          "$(cd "$stage" && pwd)/reference/sfap/r1_20f_4e_dz0p1.h5") || status=1
       (source "$ompi/env.sh" &&
        python3 perf/scale/run_scaling.py --portasim "$stage/bin/portasim" --mpirun "mpirun --bind-to none" \
-         --ranks "$ranks" --preset gpu --sfap-input-dir "$stage/scale" --repeat 2 \
+         --ranks "$ranks" --preset gpu --sfap-input-dir "$stage/scale" --repeat "${SCALE_REPEAT:-2}" \
+         --modules "${SCALE_MODULES:-hh,life,sfap}" \
          --work "${BENCH_DIR:-/tmp}/portasim_scale" --out "$out/scaling.json") || status=1
       rm -rf "${BENCH_DIR:-/tmp}/portasim_scale"
       python3 perf/scale/plot_scaling.py "$out/scaling.json" "$out/scaling" || echo "(no plot: matplotlib missing; plot here)" ;;

@@ -59,6 +59,13 @@ life)
   single life --width 128 --height 21 --engine bits --boundary dead --steps 30 --chunk-size 4 --every 3 --packed --seed 9 --output one.h5 --quiet || fail "single bits"
   mpi life --width 128 --height 21 --engine bits --boundary dead --steps 30 --chunk-size 4 --every 3 --packed --seed 9 --output many.h5 --quiet || fail "mpi bits"
   h5_equal one.h5 many.h5 > /dev/null || fail "bits dead h5 differs"
+  # Packed output of both engines (packed on the device before the gather), HDF5.
+  for engine in byte bits; do
+    rm -f one.h5 many.h5
+    single life --width 192 --height 19 --engine $engine --boundary torus --steps 9 --chunk-size 4 --every 2 --packed --seed 4 --output one.h5 --quiet || fail "single packed $engine"
+    mpi life --width 192 --height 19 --engine $engine --boundary torus --steps 9 --chunk-size 4 --every 2 --packed --seed 4 --output many.h5 --quiet || fail "mpi packed $engine"
+    h5_equal one.h5 many.h5 > /dev/null || fail "packed $engine h5 differs"
+  done
   printf '#N Glider\nx = 3, y = 3\nbo$2bo$3o!\n' > glider.rle
   rm -rf one many && mkdir one many
   single life --width 16 --height 16 --engine byte --boundary torus --steps 64 --chunk-size 16 --pattern glider.rle --output one/g.npy --quiet || fail "single glider"
