@@ -67,16 +67,18 @@ life::HostGrid to_host_grid(const View& grid) {
   return g;
 }
 
-// Runs `generations` steps of an engine on the device and returns the final grid.
+// Runs `generations` steps of an engine on the device and returns the final grid; with
+// `parts`, every generation is stepped one row range after the other.
 template <class Exec>
-life::HostGrid run_engine(const life::HostGrid& start, life::Engine engine, life::Boundary boundary, int generations) {
+life::HostGrid run_engine(const life::HostGrid& start, life::Engine engine, life::Boundary boundary, int generations,
+                          const std::vector<life::RowRange>& parts = {life::RowRange{}}) {
   using memory = typename Exec::memory_space;
   Exec exec;
   auto a = to_device<memory>(start);
   life::ByteGrid<memory> b("b", start.height, start.width);
   if (engine == life::Engine::bytes) {
     for (int g = 0; g < generations; ++g) {
-      life::step_bytes(exec, boundary, a, b);
+      for (const auto& rows : parts) life::step_bytes(exec, boundary, a, b, rows);
       std::swap(a, b);
     }
     exec.fence();
@@ -85,7 +87,7 @@ life::HostGrid run_engine(const life::HostGrid& start, life::Engine engine, life
   life::WordGrid<memory> wa("wa", start.height, start.width / 64), wb("wb", start.height, start.width / 64);
   life::pack_bits(exec, a, wa);
   for (int g = 0; g < generations; ++g) {
-    life::step_bits(exec, boundary, wa, wb);
+    for (const auto& rows : parts) life::step_bits(exec, boundary, wa, wb, rows);
     std::swap(wa, wb);
   }
   life::unpack_bits(exec, wa, b);

@@ -38,6 +38,52 @@ void engines_match_reference_on_every_shape() {
 }
 TEST(TEST_CATEGORY, life_engines_match_reference_on_every_shape) { engines_match_reference_on_every_shape<TEST_EXECSPACE>(); }
 
+// A generation stepped in row ranges (as the distributed run does around its halo exchange)
+// equals one stepped whole, for ranges that split strips of 8 rows anywhere.
+template <class Exec>
+void engines_step_in_row_ranges() {
+  using portasim::life::RowRange;
+  const std::pair<std::int64_t, std::int64_t> shapes[] = {{17, 19}, {16, 24}, {21, 128}, {9, 64}, {3, 64}};
+  for (Boundary boundary : {Boundary::torus, Boundary::dead})
+    for (const auto& [h, w] : shapes) {
+      const HostGrid start = portasim::testing::random_host_grid(h, w, 0.4, static_cast<std::uint64_t>(h * 7919 + w));
+      HostGrid expected = start;
+      for (int g = 0; g < 9; ++g) expected = reference_step(expected, boundary);
+      const std::vector<RowRange> parts = {RowRange{2, h - 1}, RowRange{0, 1}, RowRange{1, 2}, RowRange{h - 1, h},
+                                           RowRange{h, h}};
+      EXPECT_EQ(run_engine<Exec>(start, Engine::bytes, boundary, 9, parts).cells, expected.cells)
+          << "bytes " << h << " x " << w << " " << portasim::life::to_string(boundary);
+      if (w % 64 == 0)
+        EXPECT_EQ(run_engine<Exec>(start, Engine::bits, boundary, 9, parts).cells, expected.cells)
+            << "bits " << h << " x " << w << " " << portasim::life::to_string(boundary);
+    }
+  // Rows outside the range are left alone.
+  using memory = typename Exec::memory_space;
+  Exec exec;
+  const auto in = portasim::testing::to_device<memory>(portasim::testing::random_host_grid(20, 64, 0.4, 5));
+  portasim::life::ByteGrid<memory> out("out", 20, 64);
+  portasim::life::WordGrid<memory> words_in("words_in", 20, 1), words_out("words_out", 20, 1);
+  Kokkos::deep_copy(out, std::uint8_t(7));
+  Kokkos::deep_copy(words_out, ~std::uint64_t(0) - 1);
+  portasim::life::step_bytes(exec, Boundary::torus, in, out, RowRange{3, 12});
+  portasim::life::pack_bits(exec, in, words_in);
+  portasim::life::step_bits(exec, Boundary::torus, words_in, words_out, RowRange{3, 12});
+  exec.fence();
+  const auto out_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  const auto words_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), words_out);
+  for (int y = 0; y < 20; ++y) {
+    const bool inside = y >= 3 && y < 12;
+    int sevens = 0;
+    for (int x = 0; x < 64; ++x) sevens += out_host(y, x) == 7;
+    EXPECT_EQ(sevens, inside ? 0 : 64) << "bytes row " << y;
+    EXPECT_EQ(words_host(y, 0) == ~std::uint64_t(0) - 1, !inside) << "bits row " << y;
+  }
+  const HostGrid grid = portasim::testing::random_host_grid(4, 64, 0.4, 3);
+  EXPECT_THROW(run_engine<Exec>(grid, Engine::bytes, Boundary::torus, 1, {RowRange{0, 5}}), std::exception);
+  EXPECT_THROW(run_engine<Exec>(grid, Engine::bits, Boundary::torus, 1, {RowRange{3, 2}}), std::exception);
+}
+TEST(TEST_CATEGORY, life_engines_step_in_row_ranges) { engines_step_in_row_ranges<TEST_EXECSPACE>(); }
+
 template <class Exec>
 void classic_patterns() {
   for (Engine engine : {Engine::bytes, Engine::bits}) {

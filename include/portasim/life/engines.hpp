@@ -4,16 +4,25 @@
 //   (np.roll semantics: a neighbour may be counted more than once). Rows whose width is a
 //   multiple of 8 take a SWAR path, eight cells per 64-bit word, with identical results.
 // step_bits: 64 cells per word, neighbour counts by bitwise adders; width % 64 == 0.
+// Both step every row, or only a RowRange of them.
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 
 #include "portasim/core/error.hpp"
 #include "portasim/life/grid.hpp"
 #include "portasim/life/rules.hpp"
 
 namespace portasim::life {
+
+// Rows [first, last) of a generation (last < 0: to the end). The neighbours outside the
+// range are read as usual, so a grid can be stepped in parts, e.g. the rows that need no
+// halo while the halo is in flight, then the rest.
+struct RowRange {
+  std::int64_t first = 0, last = -1;
+};
 
 namespace impl {
 
@@ -41,6 +50,7 @@ struct StepCells {
   OutView out;
   std::int64_t height, width;
   bool torus;
+  std::int64_t first_row;  // cell 0 of the launch is (first_row, 0)
 
   KOKKOS_INLINE_FUNCTION std::uint8_t at(std::int64_t y, std::int64_t x) const {
     if (torus) return in(wrap(y, height), wrap(x, width));
@@ -49,6 +59,7 @@ struct StepCells {
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t cell) const {
     std::int64_t y, x;
     split_index(cell, width, y, x);
+    y += first_row;
     int n = 0;
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx)
@@ -77,6 +88,7 @@ struct StepByteWords {
   OutView out;
   std::int64_t height, words;
   bool torus;
+  std::int64_t first_row, last_row;  // the rows written: strips start at first_row
 
   KOKKOS_INLINE_FUNCTION std::uint64_t word(std::int64_t y, std::int64_t k) const {
     return word_at(in, y, k, height, words, torus);
@@ -93,8 +105,8 @@ struct StepByteWords {
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
     std::int64_t strip, k;
     split_index(index, words, strip, k);
-    const std::int64_t y0 = strip * strip_rows;
-    const std::int64_t y1 = y0 + strip_rows < height ? y0 + strip_rows : height;
+    const std::int64_t y0 = first_row + strip * strip_rows;
+    const std::int64_t y1 = y0 + strip_rows < last_row ? y0 + strip_rows : last_row;
     std::uint64_t unused, centre, below_centre;
     std::uint64_t above = row_sum(y0 - 1, k, unused);
     std::uint64_t here = row_sum(y0, k, centre);
@@ -114,6 +126,7 @@ struct StepBits {
   OutView out;
   std::int64_t height, words;
   bool torus;
+  std::int64_t first_row, last_row;  // the rows written: strips start at first_row
 
   struct Row {
     std::uint64_t left, centre, right;  // the cells at x - 1, x, x + 1 for the 64 x of a word
@@ -128,8 +141,8 @@ struct StepBits {
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
     std::int64_t strip, k;
     split_index(index, words, strip, k);
-    const std::int64_t y0 = strip * strip_rows;
-    const std::int64_t y1 = y0 + strip_rows < height ? y0 + strip_rows : height;
+    const std::int64_t y0 = first_row + strip * strip_rows;
+    const std::int64_t y1 = y0 + strip_rows < last_row ? y0 + strip_rows : last_row;
     Row above = row(y0 - 1, k), here = row(y0, k);
     for (std::int64_t y = y0; y < y1; ++y) {
       const Row below = row(y + 1, k);
@@ -144,9 +157,14 @@ struct StepBits {
 }  // namespace impl
 
 template <class ExecutionSpace, class InView, class OutView>
-void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in, const OutView& out) {
+void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in, const OutView& out, RowRange rows = {}) {
   const std::int64_t height = static_cast<std::int64_t>(in.extent(0));
   const std::int64_t width = static_cast<std::int64_t>(in.extent(1));
+  const std::int64_t first = rows.first, last = rows.last < 0 ? height : rows.last;
+  if (first < 0 || first > last || last > height)  // (no message built on the per-generation path)
+    require(false, "life::step_bytes: rows " + std::to_string(first) + ".." + std::to_string(last) + " outside a grid of " +
+                       std::to_string(height) + " rows");
+  if (first == last) return;
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
   const bool torus = boundary == Boundary::torus;
   if (width % 8 == 0 && width >= 8) {
@@ -156,23 +174,29 @@ void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in,
         reinterpret_cast<const std::uint64_t*>(in.data()), height, words);
     Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, memory, Kokkos::MemoryTraits<Kokkos::Unmanaged>> out_words(
         reinterpret_cast<std::uint64_t*>(out.data()), height, words);
-    const std::int64_t strips = (height + impl::strip_rows - 1) / impl::strip_rows;
+    const std::int64_t strips = (last - first + impl::strip_rows - 1) / impl::strip_rows;
     Kokkos::parallel_for("portasim::life::step_bytes_swar", policy(exec, 0, strips * words),
-                         impl::StepByteWords<decltype(in_words), decltype(out_words)>{in_words, out_words, height, words, torus});
+                         impl::StepByteWords<decltype(in_words), decltype(out_words)>{in_words, out_words, height, words,
+                                                                                      torus, first, last});
   } else {
-    Kokkos::parallel_for("portasim::life::step_bytes", policy(exec, 0, height * width),
-                         impl::StepCells<InView, OutView>{in, out, height, width, torus});
+    Kokkos::parallel_for("portasim::life::step_bytes", policy(exec, 0, (last - first) * width),
+                         impl::StepCells<InView, OutView>{in, out, height, width, torus, first});
   }
 }
 
 template <class ExecutionSpace, class InView, class OutView>
-void step_bits(const ExecutionSpace& exec, Boundary boundary, const InView& in, const OutView& out) {
+void step_bits(const ExecutionSpace& exec, Boundary boundary, const InView& in, const OutView& out, RowRange rows = {}) {
   const std::int64_t height = static_cast<std::int64_t>(in.extent(0));
   const std::int64_t words = static_cast<std::int64_t>(in.extent(1));
+  const std::int64_t first = rows.first, last = rows.last < 0 ? height : rows.last;
+  if (first < 0 || first > last || last > height)  // (no message built on the per-generation path)
+    require(false, "life::step_bits: rows " + std::to_string(first) + ".." + std::to_string(last) + " outside a grid of " +
+                       std::to_string(height) + " rows");
+  if (first == last) return;
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
-  const std::int64_t strips = (height + impl::strip_rows - 1) / impl::strip_rows;
+  const std::int64_t strips = (last - first + impl::strip_rows - 1) / impl::strip_rows;
   Kokkos::parallel_for("portasim::life::step_bits", policy(exec, 0, strips * words),
-                       impl::StepBits<InView, OutView>{in, out, height, words, boundary == Boundary::torus});
+                       impl::StepBits<InView, OutView>{in, out, height, words, boundary == Boundary::torus, first, last});
 }
 
 // Byte grid (height, width) <-> word grid (height, width / 64); width % 64 == 0.

@@ -11,6 +11,7 @@
 
 #include "portasim/core/counter_rng.hpp"
 #include "portasim/core/error.hpp"
+#include "portasim/core/event.hpp"
 #include "portasim/core/memory_spaces.hpp"
 #include "portasim/core/profiling_region.hpp"
 #include "portasim/distributed/life.hpp"
@@ -36,7 +37,10 @@ void fill_random_rows(const ExecutionSpace& exec, const life::ByteGrid<typename 
 namespace impl {
 
 // Fills the two ghost rows of a (rows + 2) x row_length grid of T in MemorySpace from the
-// neighbours (up: rank above, down: rank below; < 0: none, the ghost row is zeroed).
+// neighbours (up: rank above, down: rank below; < 0: none, the ghost row stays as it is, zero
+// for a dead border). In two halves around the work that needs no halo: begin() takes the
+// rows to send (after the work enqueued so far), finish() exchanges them and fills the ghost
+// rows, ordered before the work enqueued after it.
 template <class ExecutionSpace, class T>
 class HaloExchange {
  public:
@@ -49,40 +53,44 @@ class HaloExchange {
   HaloExchange(const mpi::Communicator& comm, std::int64_t rows, std::int64_t row_length, int up, int down,
                bool device_aware)
       : m_comm(comm), m_rows(rows), m_length(row_length), m_up(up), m_down(down),
-        m_direct(host_memory || device_aware) {
+        m_direct(host_memory || device_aware), m_rows_ready(/*timing=*/false) {
     if (!m_direct)
       for (auto& b : m_host) b = host_row(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::halo")), row_length);
   }
 
-  void operator()(const ExecutionSpace& exec, T* grid) {
+  void begin(const ExecutionSpace& exec, T* grid) {
+    if (!m_direct) {
+      Kokkos::deep_copy(exec, m_host[0], row_view(first_row(grid), m_length));
+      Kokkos::deep_copy(exec, m_host[1], row_view(last_row(grid), m_length));
+    }
+    m_rows_ready.record(exec);
+  }
+
+  void finish(const ExecutionSpace& exec, T* grid) {
     const std::size_t bytes = static_cast<std::size_t>(m_length) * sizeof(T);
     T* top_ghost = grid;
-    T* first = grid + m_length;
-    T* last = grid + m_rows * m_length;
     T* bottom_ghost = grid + (m_rows + 1) * m_length;
+    m_rows_ready.synchronize();  // not the work enqueued since begin(): it overlaps the exchange
     if (m_direct) {
-      exec.fence();  // the generation that filled `first` and `last` is complete
-      m_comm.sendrecv(first, bytes, m_up, bottom_ghost, bytes, m_down, 1);
-      m_comm.sendrecv(last, bytes, m_down, top_ghost, bytes, m_up, 2);
+      m_comm.sendrecv(first_row(grid), bytes, m_up, bottom_ghost, bytes, m_down, 1);
+      m_comm.sendrecv(last_row(grid), bytes, m_down, top_ghost, bytes, m_up, 2);
     } else {
-      Kokkos::deep_copy(exec, m_host[0], row_view(first, m_length));
-      Kokkos::deep_copy(exec, m_host[1], row_view(last, m_length));
-      exec.fence();
       m_comm.sendrecv(m_host[0].data(), bytes, m_up, m_host[2].data(), bytes, m_down, 1);
       m_comm.sendrecv(m_host[1].data(), bytes, m_down, m_host[3].data(), bytes, m_up, 2);
       if (m_down >= 0) Kokkos::deep_copy(exec, row_view(bottom_ghost, m_length), m_host[2]);
       if (m_up >= 0) Kokkos::deep_copy(exec, row_view(top_ghost, m_length), m_host[3]);
     }
-    // Beyond a dead border: a row of dead cells (the engine wrote its own guess there).
-    if (m_up < 0) Kokkos::deep_copy(exec, row_view(top_ghost, m_length), T(0));
-    if (m_down < 0) Kokkos::deep_copy(exec, row_view(bottom_ghost, m_length), T(0));
   }
 
  private:
+  T* first_row(T* grid) const { return grid + m_length; }
+  T* last_row(T* grid) const { return grid + m_rows * m_length; }
+
   mpi::Communicator m_comm;
   std::int64_t m_rows, m_length;
   int m_up, m_down;
   bool m_direct;
+  Event<ExecutionSpace> m_rows_ready;
   host_row m_host[4];  // send first, send last, receive bottom ghost, receive top ghost
 };
 
@@ -118,7 +126,11 @@ life::RunStats run_life(const ExecutionSpace& exec, const mpi::Communicator& com
   // This rank's rows with a ghost row above and below, as bytes and (bits engine) words.
   const bool bits = config.engine == life::Engine::bits;
   const std::int64_t words = width / life::cells_per_word;
+  // The grids start zeroed: a dead border's ghost rows stay zero, as steps never write ghost rows.
   const auto alloc = [](const char* label) { return Kokkos::view_alloc(std::string(label)); };
+  const auto alloc_uninitialized = [](const char* label) {
+    return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
+  };
   life::ByteGrid<memory_space> cells[2] = {life::ByteGrid<memory_space>(alloc("portasim::distributed::cells"), rows + 2, width),
                                            life::ByteGrid<memory_space>()};
   life::WordGrid<memory_space> packed[2];
@@ -139,11 +151,11 @@ life::RunStats run_life(const ExecutionSpace& exec, const mpi::Communicator& com
   const std::int64_t out_height = gathered ? config.height : rows;
   const std::int64_t row_bytes = config.packed_output ? width / 8 : width;
   const std::int64_t local_bytes = rows * row_bytes;
-  Kokkos::View<std::uint8_t*, PinnedHostSpace<ExecutionSpace>> local_host(alloc("portasim::distributed::local_host"),
+  Kokkos::View<std::uint8_t*, PinnedHostSpace<ExecutionSpace>> local_host(alloc_uninitialized("portasim::distributed::local_host"),
                                                                          record ? local_bytes : 0);
   life::WordGrid<memory_space> packed_output;  // the byte engine's generation, packed for the sink
   if (record && config.packed_output && !bits)
-    packed_output = life::WordGrid<memory_space>(alloc("portasim::distributed::packed_output"), rows, words);
+    packed_output = life::WordGrid<memory_space>(alloc_uninitialized("portasim::distributed::packed_output"), rows, words);
   std::vector<std::uint8_t> full(record && my_sink && gathered ? static_cast<std::size_t>(config.height * row_bytes) : 0);
   std::vector<std::uint8_t> chunk_data;
   std::vector<std::int64_t> numbers;
@@ -227,21 +239,37 @@ life::RunStats run_life(const ExecutionSpace& exec, const mpi::Communicator& com
     const std::int64_t first = generation + 1;
     const std::int64_t last = std::min(config.steps, (generation / config.chunk_size + 1) * config.chunk_size);
     ProfilingRegion region("distributed life " + std::to_string(first) + "-" + std::to_string(last));
+    auto computing_since = clock::now();
+    const auto stop_clock = [&] {
+      exec.fence();
+      stats.compute_seconds += std::chrono::duration<double>(clock::now() - computing_since).count();
+    };
     for (std::int64_t g = first; g <= last; ++g) {
-      const auto t0 = clock::now();
       const int next = 1 - current;
+      // Rows 2 .. rows - 1 read no ghost row: they are stepped while the halo travels; then
+      // rows 1 and `rows`. Ghost rows are never written by a step (dead borders stay zero).
+      const life::RowRange inner{2, std::max<std::int64_t>(2, rows)}, top{1, 2}, bottom{rows, rows + 1};
       if (bits) {
-        word_halo(exec, packed[current].data());
-        life::step_bits(exec, config.boundary, packed[current], packed[next]);
+        word_halo.begin(exec, packed[current].data());
+        life::step_bits(exec, config.boundary, packed[current], packed[next], inner);
+        word_halo.finish(exec, packed[current].data());
+        life::step_bits(exec, config.boundary, packed[current], packed[next], top);
+        if (rows >= 2) life::step_bits(exec, config.boundary, packed[current], packed[next], bottom);
       } else {
-        byte_halo(exec, cells[current].data());
-        life::step_bytes(exec, config.boundary, cells[current], cells[next]);
+        byte_halo.begin(exec, cells[current].data());
+        life::step_bytes(exec, config.boundary, cells[current], cells[next], inner);
+        byte_halo.finish(exec, cells[current].data());
+        life::step_bytes(exec, config.boundary, cells[current], cells[next], top);
+        if (rows >= 2) life::step_bytes(exec, config.boundary, cells[current], cells[next], bottom);
       }
       current = next;
-      exec.fence();
-      stats.compute_seconds += std::chrono::duration<double>(clock::now() - t0).count();
-      if (record && g % config.every == 0) collect(g);
+      if (record && g % config.every == 0) {
+        stop_clock();
+        collect(g);
+        computing_since = clock::now();
+      }
     }
+    stop_clock();
     hand_over(first, last);
     ++stats.chunks;
     generation = last;
