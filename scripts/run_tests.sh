@@ -32,8 +32,8 @@ scripts/bootstrap.sh "${presets[@]}"
 deps=${PORTASIM_DEPS_DIR:-$HOME/.cache/portasim}
 if command -v ccache >/dev/null; then
   export CCACHE_DIR=${CCACHE_DIR:-$deps/ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-  # Read by CMake when a build folder is configured for the first time (host compilers only:
-  # the cuda preset's nvcc_wrapper is left alone).
+  # Read by CMake when a build folder is configured for the first time (nvcc_wrapper too:
+  # ccache hashes its preprocessed output like a host compiler's).
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
 stamp() { date +%s; }
@@ -66,7 +66,6 @@ fi
 if [ $with_cuda = 1 ]; then
   echo "[tests] compiling the cuda preset (tests run on a GPU machine, see README)" >&2
   t=$(stamp)
-  unset CMAKE_CXX_COMPILER_LAUNCHER
   cmake --preset cuda
   cmake --build --preset cuda
   seconds[cuda]=$(($(stamp) - t))
