@@ -129,5 +129,12 @@ check
 cp tk.h5 keep.h5
 "$portasim" toolkit --n 0 --output keep.h5 > /dev/null 2>&1
 cmp -s tk.h5 keep.h5 || fail "a failed run changed an existing output"
+# ... also when it fails after the output was opened (4 TB arrays: out of memory, exit 4).
+check
+"$portasim" toolkit --n 1000000000000 --output keep.h5 > err.txt 2>&1
+rc=$?
+[ $rc = 4 ] && grep -q "out of memory: --n = 1000000000000" err.txt || fail "--n 10^12: exit $rc: $(cat err.txt)"
+cmp -s tk.h5 keep.h5 || fail "a run that ran out of memory changed an existing output"
+ls keep.h5.* > /dev/null 2>&1 && fail "a run that ran out of memory left a temporary file"
 
 finish
