@@ -4,7 +4,8 @@
 # that our figures and theirs come from one machine and one run.
 # usage: perf/run_gpu_suite.sh STAGE_DIR OUT_DIR PART...
 #   parts: info tests disk sanitize sanitize-cli oom overlap hh hh-integrators hh-peer life life-peer sfap cpu
-#          blas-peer toolkit-linalg toolkit toolkit-memory scale
+#          blas-peer toolkit-linalg toolkit-memory toolkit toolkit-cli scale
+#   (toolkit plots every toolkit_*.json in OUT_DIR: run toolkit-linalg and toolkit-memory first)
 set -u
 stage=$1 out=$2
 shift 2
@@ -49,7 +50,8 @@ for part in "$@"; do
         for cmd in "hh --neurons 4096 --t-ms 20 --record v --every 10 --output $tmp/h.h5" \
                    "life --seed 1 --width 512 --height 512 --steps 40 --chunk-size 8 --output $tmp/l.h5" \
                    "life --seed 1 --width 512 --height 512 --steps 40 --chunk-size 8 --engine bits --packed --output $tmp/p.h5" \
-                   "sfap --input $sfap_in --output $tmp/s.h5"; do
+                   "sfap --input $sfap_in --output $tmp/s.h5" \
+                   "toolkit --n 1000000 --rows 1000 --cols 1000 --matrix-n 256 --svd-n 128 --repeat 3 --output $tmp/t.h5"; do
           name=$(echo "$cmd" | awk '{print $1}')
           log="$out/cli_${name}.$tool.log"
           timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 "$stage/bin/portasim" $cmd >> "$log" 2>&1
@@ -66,7 +68,8 @@ for part in "$@"; do
       tmp=$(mktemp -d)
       for cmd in "hh --neurons 100000000000 --t-ms 1 --output $tmp/o.h5" \
                  "life --width 1048576 --height 1048576 --steps 1 --output $tmp/o.npy" \
-                 "life --width 65536 --height 65536 --steps 64 --chunk-size 64 --output $tmp/big.h5"; do
+                 "life --width 65536 --height 65536 --steps 64 --chunk-size 64 --output $tmp/big.h5" \
+                 "toolkit --n 100000000000 --output $tmp/t.h5"; do
         "$stage/bin/portasim" $cmd --quiet > "$tmp/err.txt" 2>&1
         rc=$?
         echo "portasim $cmd: rc=$rc (expected 4) $(head -2 "$tmp/err.txt" | tr '\n' ' ' | cut -c1-300)" | tee -a "$out/oom.txt"
@@ -77,7 +80,8 @@ for part in "$@"; do
     overlap)
       "$stage/bin/portasim_bench_overlap" --benchmark_out="$out/overlap.json" --benchmark_out_format=json || status=1 ;;
     toolkit-memory)
-      # Transfers pageable vs pinned 1 MiB..1 GiB, pool vs View allocation (+ cudaMallocAsync).
+      # Transfers pageable vs pinned 1 MiB..1 GiB, pool vs View allocation (+ cudaMallocAsync);
+      # plotted (toolkit_memory.png) by the toolkit part with the other toolkit benchmarks.
       "$stage/bin/portasim_bench_transfers" --benchmark_out="$out/toolkit_transfers.json" --benchmark_out_format=json || status=1
       "$stage/bin/portasim_bench_memory_pool" --benchmark_out="$out/toolkit_memory_pool.json" --benchmark_out_format=json || status=1 ;;
     hh)
@@ -115,7 +119,8 @@ for part in "$@"; do
       PYTHONUNBUFFERED=1 python3 "$peers/hh_cupy.py" 10000 100000 1000000 | tee "$out/hh_cupy.jsonl" || status=1 ;;
     toolkit)
       # Elementwise/reduction/launch-shape benchmarks, the CuPy peer of the same workloads
-      # (unless the blas-peer part already ran it into this folder), then the plots where
+      # (unless the blas-peer part already ran it into this folder), then the plots of every
+      # toolkit_*.json here (linalg, transfers and pool too, when their parts ran first) where
       # this machine's python has matplotlib (else: plot_bench_toolkit.py on the build machine).
       "$stage/bin/portasim_bench_toolkit_elementwise" --benchmark_out="$out/toolkit_elementwise.json" --benchmark_out_format=json || status=1
       peer_args=()
@@ -129,6 +134,17 @@ for part in "$@"; do
       else
         echo "no matplotlib here: perf/toolkit/plot_bench_toolkit.py --outdir PLOTS $out/toolkit_*.json ${peer_args[*]}"
       fi ;;
+    toolkit-cli)
+      # `portasim toolkit` at the spec's CuPy sizes (y = x1*x2 + B and the L2 norm at 1e8
+      # float32, SVD 1000 x 1000, matmul 4096^3 three ways), every check against the host, then
+      # its plots (scripts/plot_toolkit.py) where matplotlib is present.
+      for precision in f32 f64; do
+        "$stage/bin/portasim" toolkit --precision $precision --n 100000000 --rows 10000 --cols 10000 --matrix-n 4096 \
+          --svd-n 1000 --repeat 20 --output "$out/toolkit_cli_$precision.h5" | tee "$out/toolkit_cli_$precision.txt" || status=1
+        if python3 -c "import h5py, matplotlib" 2>/dev/null; then
+          python3 scripts/plot_toolkit.py "$out/toolkit_cli_$precision.h5" || status=1
+        fi
+      done ;;
     scale)
       # Strong and weak scaling over 1, 2, 4, ... GPUs, one MPI rank per GPU, with the OpenMPI
       # staged by scripts/stage_openmpi_prefix.sh (OPENMPI_PREFIX, default .openmpi) and the

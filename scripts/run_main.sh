@@ -35,6 +35,10 @@ echo "== life: 256 x 256 torus, 200 generations in chunks of 50, .npy chunk file
 "$portasim" life --width 256 --height 256 --steps 200 --chunk-size 50 --seed 42 --engine bits --output "$out/life.h5"
 /usr/bin/python3 scripts/render_life.py "$out/life.h5" --output "$out/life"
 
+echo "== toolkit: elementwise, softplus, L2 norms, matmul three ways, trace, SVD; checked and timed" >&2
+"$portasim" toolkit --n 1000000 --rows 500 --cols 400 --matrix-n 256 --svd-n 200 --repeat 10 --output "$out/toolkit.h5"
+/usr/bin/python3 scripts/plot_toolkit.py "$out/toolkit.h5" --output-prefix "$out/toolkit"
+
 reference=../shared/reference/sfap/r1_20f_4e_dz0p1.h5
 if [ -f "$reference" ]; then
   echo "== sfap: MyoGen's 20-fiber, 4-electrode reference case (inputs of $reference)" >&2

@@ -9,12 +9,12 @@ hh_cupy.jsonl: the JSON lines printed by shared/peers/hh_cupy.py.
 """
 import argparse
 import collections
-import json
+import os
+import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import bench_plot  # noqa: E402
+from bench_plot import plt  # noqa: E402
 
 
 def main():
@@ -26,16 +26,11 @@ def main():
 
     fig, axis = plt.subplots(figsize=(8, 5))
     for path in args.bench:
-        with open(path) as f:
-            data = json.load(f)
-        context = data.get("context", {})
-        backend = context.get("default_backend", "?")
-        device = context.get("device_0", "")
-        threads = context.get("OMP_NUM_THREADS", "")
-        where = f"{backend} {device}".strip() if device else f"{backend} {threads} thr"
+        data = bench_plot.load(path)
+        where = bench_plot.where_of(data.get("context", {}))
         lines = collections.defaultdict(list)
-        for b in data["benchmarks"]:
-            if b.get("run_type") == "aggregate" or "neuron_steps_per_s" not in b:
+        for b in bench_plot.iterations(data):
+            if "neuron_steps_per_s" not in b:
                 continue
             family = b["name"].split("/neurons:")[0].replace("BM_hh_rk4/", "")
             lines[family].append((b["neurons"], b["neuron_steps_per_s"]))
@@ -44,27 +39,14 @@ def main():
             axis.plot(*zip(*points), "o-", ms=3, label=f"portasim {family} ({where})")
     if args.peer:
         per_step, fused = [], []
-        with open(args.peer) as f:
-            for line in f:
-                line = line.strip()
-                if not line.startswith("{"):
-                    continue
-                r = json.loads(line)
-                per_step.append((r["batch"], r["per_step_neuron_steps_per_s"]))
-                fused.append((r["batch"], r["fused_neuron_steps_per_s"]))
+        for r in bench_plot.load_peer(args.peer):
+            per_step.append((r["batch"], r["per_step_neuron_steps_per_s"]))
+            fused.append((r["batch"], r["fused_neuron_steps_per_s"]))
         if per_step:
             axis.plot(*zip(*sorted(per_step)), "s--", ms=3, label="CuPy one launch per step")
             axis.plot(*zip(*sorted(fused)), "s--", ms=3, label="CuPy all steps fused")
-    axis.set_xscale("log")
-    axis.set_yscale("log")
-    axis.set_xlabel("neurons")
-    axis.set_ylabel("neuron-steps / s")
-    axis.set_title("Batched Hodgkin-Huxley, RK4, T = 50 ms, dt = 0.01 ms")
-    axis.grid(alpha=0.3, which="both")
-    axis.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(args.output, dpi=110)
-    print(f"wrote {args.output}")
+    bench_plot.log_axes(axis, "neurons", "neuron-steps / s", "Batched Hodgkin-Huxley, RK4, T = 50 ms, dt = 0.01 ms")
+    bench_plot.save(fig, args.output, dpi=110)
 
 
 if __name__ == "__main__":

@@ -6,12 +6,12 @@ usage: perf/life/plot_bench_life.py LIFE.json [--peer gol_cupy.jsonl] --output l
 """
 import argparse
 import collections
-import json
+import os
+import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import bench_plot  # noqa: E402
+from bench_plot import plt  # noqa: E402
 
 
 def main():
@@ -22,10 +22,10 @@ def main():
     a = p.parse_args()
     fig, ax = plt.subplots(figsize=(8, 5))
     for path in a.bench:
-        data = json.load(open(path))
+        data = bench_plot.load(path)
         where = data.get("context", {}).get("device_0") or data.get("context", {}).get("default_backend", "")
         lines = collections.defaultdict(list)
-        for b in data["benchmarks"]:
+        for b in bench_plot.iterations(data):
             if not b["name"].startswith("BM_life_engine"):
                 continue
             family = b["name"].split("/side:")[0].replace("BM_life_engine/", "")
@@ -34,23 +34,14 @@ def main():
             ax.plot(*zip(*sorted(pts)), "o-", ms=3, label=f"portasim {family} engine ({where})")
     if a.peer:
         roll, stencil = [], []
-        for line in open(a.peer):
-            if line.startswith("{"):
-                r = json.loads(line)
-                roll.append((r["side"], r["roll_cells_per_s"]))
-                stencil.append((r["side"], r["stencil_cells_per_s"]))
+        for r in bench_plot.load_peer(a.peer):
+            roll.append((r["side"], r["roll_cells_per_s"]))
+            stencil.append((r["side"], r["stencil_cells_per_s"]))
         ax.plot(*zip(*sorted(roll)), "s--", ms=3, label="CuPy np.roll style")
         ax.plot(*zip(*sorted(stencil)), "s--", ms=3, label="CuPy RawKernel stencil")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("grid side (cells)")
-    ax.set_ylabel("cells / s")
-    ax.set_title("Game of Life B3/S23 on a torus, 20 generations per measurement")
-    ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(a.output, dpi=110)
-    print(f"wrote {a.output}")
+    bench_plot.log_axes(ax, "grid side (cells)", "cells / s", "Game of Life B3/S23 on a torus, 20 generations per measurement",
+                        xbase=2)
+    bench_plot.save(fig, a.output, dpi=110)
 
 
 if __name__ == "__main__":

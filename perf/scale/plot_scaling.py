@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Speedup and efficiency over ranks from run_scaling.py's JSON.
 usage: plot_scaling.py scaling.json [OUT_PREFIX]  -> OUT_PREFIX_speedup.png, OUT_PREFIX_efficiency.png"""
-import json, sys
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+import json, os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import bench_plot  # noqa: E402
+from bench_plot import plt  # noqa: E402
 
 data = json.load(open(sys.argv[1]))
 prefix = sys.argv[2] if len(sys.argv) > 2 else sys.argv[1].rsplit(".", 1)[0]
@@ -37,6 +37,4 @@ for key, label in [("speedup", "speedup over 1 rank"), ("efficiency", "parallel 
     ax.set_title(f"portasim scaling ({ctx.get('preset', '')}{', ' + where if where else ''})", fontsize=9)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(f"{prefix}_{key}.png", dpi=130)
-    print(f"wrote {prefix}_{key}.png")
+    bench_plot.save(fig, f"{prefix}_{key}.png", dpi=130)

@@ -7,18 +7,14 @@ with its backend/host from the benchmark context; the 200 x 25 and whole-muscle 
 printed as a table. Uses Debian's /usr/bin/python3 with matplotlib.
 """
 import argparse
-import json
+import os
 import sys
 
-import matplotlib
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import bench_plot  # noqa: E402
+from bench_plot import plt  # noqa: E402
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-
-def seconds(b):
-    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b.get("time_unit", "ns")]
-    return b["real_time"] * scale
+seconds = bench_plot.seconds
 
 
 def label_of(data, path):
@@ -36,9 +32,8 @@ def main():
     args = ap.parse_args()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for path in args.json:
-        with open(path) as f:
-            data = json.load(f)
-        rows = [b for b in data["benchmarks"] if b.get("run_type", "iteration") == "iteration"]
+        data = bench_plot.load(path)
+        rows = bench_plot.iterations(data)
         sweep = sorted((b["dz_mm"], seconds(b)) for b in rows if b["name"].startswith("BM_dz_sweep"))
         if sweep:
             ax.loglog([d for d, _ in sweep], [t for _, t in sweep], "o-", label=label_of(data, path))
@@ -54,9 +49,7 @@ def main():
     ax.invert_xaxis()
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(args.output, dpi=120)
-    print(f"wrote {args.output}")
+    bench_plot.save(fig, args.output, dpi=120)
     return 0
 
 

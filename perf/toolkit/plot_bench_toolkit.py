@@ -1,13 +1,20 @@
 #!/usr/bin/python3
-"""Plot the toolkit benchmarks (bench_elementwise and any other Google Benchmark JSON whose
-benchmark names read "<family>/<variant...>/<size_key>:<size>[/...]/manual_time").
+"""Plot every toolkit benchmark: the Google Benchmark JSON of portasim_bench_toolkit_elementwise
+(elementwise, launch shapes, reductions, device copy), portasim_bench_toolkit_linalg (matmul,
+trace, SVD), portasim_bench_transfers (copies pageable/pinned) and portasim_bench_memory_pool
+(pool vs plain allocation), or any other JSON whose benchmark names read
+"<family>/<variant...>/<size_key>:<size>[/...]/manual_time".
 
-One PNG per family:
-  <family>.png        every rate/time counter against size, one line per variant and input
-                      file, when variants have several sizes (elementwise, reduction, copy,
-                      matmul, transfers, pool, ...);
-  <family>_sweep.png  horizontal bars per variant when each variant has a single size (the
-                      launch-shape sweep).
+PNGs in --outdir:
+  <family>.png          every rate/time counter against size, one line per variant and input
+                        file, when variants have several sizes (elementwise, reduction, copy,
+                        matmul, trace, ...);
+  <family>_sweep.png    horizontal bars per variant when each variant has a single size (the
+                        launch-shape sweep, SVD);
+  toolkit_memory.png    host <-> device copies (GB/s vs size, pageable and pinned, H2D and
+                        D2H) beside allocate+free time vs size (Kokkos View, caching pool,
+                        stream-ordered pool), from the transfers and pool benchmarks; their
+                        rows are printed as a table too.
 CuPy peer lines (shared/peers/blas_cupy.py output, --peer) are overlaid where their anchor
 matches a family and counter (PEER_SERIES below; add a row for a new peer figure).
 
@@ -16,18 +23,21 @@ usage: perf/toolkit/plot_bench_toolkit.py --outdir DIR BENCH.json [BENCH.json ..
 """
 import argparse
 import collections
-import json
 import math
 import os
 import re
+import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import bench_plot  # noqa: E402
+from bench_plot import plt  # noqa: E402
 
 # Argument names that give a benchmark's size (its x axis), in order of preference.
 SIZE_KEYS = ("n", "size", "N", "m", "dim", "bytes", "KiB", "MiB", "copy_MiB", "elements")
+# Families drawn together in toolkit_memory.png instead of one PNG each: host <-> device
+# transfers (GB_per_s against bytes) and allocation (us_per_pair against bytes).
+TRANSFER_FAMILY = re.compile(r"^copy_(h2d|d2h)_")
+ALLOCATION_COUNTER = "us_per_pair"
 # Counters worth a plot: rates and times. Parameters (n, team, chunk, ...) are not.
 PLOTTED = re.compile(r"(per_s|GBps|TFLOP|GFLOP|^us_|^ms_|_us$|_ms$|seconds|_s$|percent|ratio)")
 STANDARD_FIELDS = {
@@ -35,7 +45,6 @@ STANDARD_FIELDS = {
     "real_time", "cpu_time", "time_unit", "family_index", "per_family_instance_index",
     "aggregate_name", "aggregate_unit", "label", "error_occurred", "error_message", "skipped",
 }
-UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 # (peer anchor, family regex, counter regex, x field, x unit, y function, label). x units:
 # "count" for element counts, "MiB" for transfer sizes (converted when the family's size key
@@ -57,31 +66,11 @@ PEER_SERIES = [
 
 def parse_name(name):
     """family, variant, size key, size of a benchmark name ('BM_' and '/manual_time' go)."""
-    parts = [p for p in name.split("/") if p not in ("manual_time", "real_time", "process_time")]
-    family = re.sub(r"^BM_", "", parts[0])
-    size_key, size, rest = None, None, []
-    for part in parts[1:]:
-        m = re.fullmatch(r"(?:([A-Za-z_]\w*):)?(\d+(?:\.\d+)?)", part)
-        key = m.group(1) if m else None
-        if m and size is None and (key in SIZE_KEYS or key is None):
-            size_key, size = key or "size", float(m.group(2))
-        else:
-            rest.append(part)
-    if size is None:  # the last numeric argument, whatever its name
-        for i in range(len(rest) - 1, -1, -1):
-            m = re.fullmatch(r"(?:([A-Za-z_]\w*):)?(\d+(?:\.\d+)?)", rest[i])
-            if m:
-                size_key, size = m.group(1) or "size", float(m.group(2))
-                del rest[i]
-                break
-    return family, "/".join(rest) or family, size_key, size
+    return bench_plot.parse_name(name, SIZE_KEYS)
 
 
-def where_of(context):
-    backend = context.get("default_backend", "?")
-    device = context.get("device_0", "")
-    threads = context.get("OMP_NUM_THREADS", "")
-    return f"{backend} {device}".strip() if device else f"{backend} {threads} thr"
+def is_memory_row(b):
+    return bool(TRANSFER_FAMILY.match(b["name"])) or ALLOCATION_COUNTER in b
 
 
 def load(paths):
@@ -89,13 +78,12 @@ def load(paths):
     data = collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
     size_keys = {}
     for path in paths:
-        with open(path) as f:
-            doc = json.load(f)
-        where = where_of(doc.get("context", {}))
+        doc = bench_plot.load(path)
+        where = bench_plot.where_of(doc.get("context", {}))
         if len(paths) > 1:
             where += f" [{os.path.basename(path)}]"
-        for b in doc.get("benchmarks", []):
-            if b.get("run_type") == "aggregate" or b.get("error_occurred") or b.get("skipped"):
+        for b in bench_plot.iterations(doc):
+            if is_memory_row(b):
                 continue
             family, variant, size_key, size = parse_name(b["name"])
             if size is None:
@@ -109,17 +97,6 @@ def load(paths):
                     continue
                 series[key].append((size, float(value)))
     return data, size_keys
-
-
-def load_peer(path):
-    rows = []
-    if path:
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if line.startswith("{"):
-                    rows.append(json.loads(line))
-    return rows
 
 
 def peer_lines(rows, family, counter, size_key):
@@ -169,11 +146,7 @@ def plot_family_lines(family, series, size_key, peer_rows, outdir):
     for axis in list(axes.flat)[len(counters):]:
         axis.set_visible(False)
     fig.suptitle(f"portasim toolkit: {family}")
-    fig.tight_layout()
-    out = os.path.join(outdir, f"{family}.png")
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return bench_plot.save(fig, os.path.join(outdir, f"{family}.png"), dpi=110)
 
 
 def plot_family_sweep(family, series, size_key, peer_rows, outdir):
@@ -198,11 +171,54 @@ def plot_family_sweep(family, series, size_key, peer_rows, outdir):
             axis.legend(fontsize=6)
     size_text = ", ".join(f"{x:g}" for x in sorted({p[0] for s in series.values() for c in s.values() for p in c}))
     fig.suptitle(f"portasim toolkit: {family} ({size_key} = {size_text})")
-    fig.tight_layout()
-    out = os.path.join(outdir, f"{family}_sweep.png")
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return bench_plot.save(fig, os.path.join(outdir, f"{family}_sweep.png"), dpi=110)
+
+
+def memory_series(rows, x_key, y_key):
+    out = {}
+    for b in rows:
+        out.setdefault(bench_plot.family_of(b["name"]), []).append((b[x_key], b[y_key]))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def plot_memory(paths, outdir):
+    """toolkit_memory.png from the transfer and allocation rows of the files, if any."""
+    transfers, pool, contexts = [], [], {}
+    for path in paths:
+        doc = bench_plot.load(path)
+        rows = bench_plot.iterations(doc)
+        moved = [b for b in rows if TRANSFER_FAMILY.match(b["name"])]
+        allocated = [b for b in rows if ALLOCATION_COUNTER in b]
+        transfers += moved
+        pool += allocated
+        for kind, found in (("transfers", moved), ("pool", allocated)):
+            if found:
+                contexts.setdefault(kind, doc.get("context", {}))
+    if not transfers and not pool:
+        return None
+    # The machine as the transfers file states it (the pool file's when there is none).
+    context = contexts.get("transfers", contexts.get("pool", {}))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for family, points in memory_series(transfers, "bytes", "GB_per_s").items():
+        left.semilogx([p[0] / 2**20 for p in points], [p[1] for p in points], "o-", label=family)
+        for size, rate in points:
+            print(f"{family:24s} {size / 2**20:8.0f} MiB {rate:8.2f} GB/s")
+    left.set_xlabel("size (MiB)")
+    left.set_ylabel("GB/s")
+    left.set_title("host <-> device copies on an instance")
+    for family, points in memory_series(pool, "bytes", ALLOCATION_COUNTER).items():
+        right.loglog([p[0] for p in points], [p[1] for p in points], "o-", label=family)
+        for size, us in points:
+            print(f"{family:30s} {size:12.0f} B {us:10.3f} us per allocate+free")
+    right.set_xlabel("bytes")
+    right.set_ylabel("us per allocate + free")
+    right.set_title("allocation")
+    for ax in (left, right):
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    devices = [v for k, v in context.items() if k.startswith("device_")]
+    fig.suptitle(" / ".join([context.get("default_backend", "")] + devices))
+    return bench_plot.save(fig, os.path.join(outdir, "toolkit_memory.png"), dpi=120)
 
 
 def main():
@@ -213,14 +229,14 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     data, size_keys = load(args.bench)
-    peer_rows = load_peer(args.peer)
+    peer_rows = bench_plot.load_peer(args.peer)
     for family, series in sorted(data.items()):
         sizes_per_variant = [len({p[0] for c in s.values() for p in c}) for s in series.values()]
         if max(sizes_per_variant) > 1:
-            out = plot_family_lines(family, series, size_keys[family], peer_rows, args.outdir)
+            plot_family_lines(family, series, size_keys[family], peer_rows, args.outdir)
         else:
-            out = plot_family_sweep(family, series, size_keys[family], peer_rows, args.outdir)
-        print(f"wrote {out}")
+            plot_family_sweep(family, series, size_keys[family], peer_rows, args.outdir)
+    plot_memory(args.bench, args.outdir)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,9 @@ std::string memory_hint(const std::string& command) {
   if (command == "sfap")
     return "split the motor unit into smaller input files (fewer fibers or electrodes per run), or use a "
            "coarser --dz or a lower --fs";
+  if (command == "toolkit")
+    return "use smaller sizes (--n, --rows/--cols, --matrix-n, --svd-n) or --precision f32; "
+           "PORTASIM_POOL_LIMIT caps the memory pool";
   return "run a smaller problem, or split it into smaller chunks";
 }
 

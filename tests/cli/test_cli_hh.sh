@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
 # usage: test_cli_hh.sh PATH/TO/portasim
-set -u
 portasim=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0 checks=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-check() { checks=$((checks + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # A good run: the file exists, has the documented layout and sensible content.
 check
@@ -64,6 +59,4 @@ cp "$work/good.h5" "$work/keep.h5"
 "$portasim" hh --neurons 0 --output "$work/keep.h5" > /dev/null 2>&1
 cmp -s "$work/good.h5" "$work/keep.h5" || fail "a failed run changed an existing output"
 
-echo "[reliability] bad-inputs ${bad_inputs:-0}"
-echo "$((checks - failures)) passed, $failures failed"
-[ $failures = 0 ]
+finish

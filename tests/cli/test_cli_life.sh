@@ -1,13 +1,7 @@
 #!/usr/bin/env bash
 # usage: test_cli_life.sh PATH/TO/portasim
-set -u
 portasim=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-failures=0 checks=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-check() { checks=$((checks + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # The Python tool's defaults and file names.
 check
@@ -105,6 +99,4 @@ before=$(ls | sort | md5sum)
 expect_failure 2 "not B3/S23" --pattern highlife.rle --output bad.npy
 expect_failure 3 "cannot write" --output no/such/folder/bad.npy
 
-echo "[reliability] bad-inputs ${bad_inputs:-0}"
-echo "$((checks - failures)) passed, $failures failed"
-[ $failures = 0 ]
+finish

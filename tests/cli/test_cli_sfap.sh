@@ -1,14 +1,9 @@
 #!/usr/bin/env bash
 # usage: test_cli_sfap.sh PATH/TO/portasim REFERENCE_DIR
-set -u
 portasim=$1
 reference=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-failures=0 checks=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-check() { checks=$((checks + 1)); }
+case $reference in /*) ;; *) reference=$PWD/$reference ;; esac
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 if [ ! -f "$reference/r1_20f_4e_dz0p1.h5" ] || ! /usr/bin/python3 -c "import h5py" 2>/dev/null; then
   echo "skipped: needs $reference and Debian's python3-h5py"
   exit 0
@@ -68,6 +63,4 @@ expect_failure 2 "dz" --input "$reference/r1_20f_4e_dz0p1.h5" --dz -0.1 --output
 expect_failure 3 "no_such_input.h5" --input no_such_input.h5 --output bad.h5
 expect_failure 3 "cannot write" --input "$reference/r1_20f_4e_dz0p1.h5" --output no/such/dir/bad.h5
 
-echo "[reliability] bad-inputs ${bad_inputs:-0}"
-echo "$((checks - failures)) passed, $failures failed"
-[ $failures = 0 ]
+finish

@@ -41,11 +41,16 @@ rm -f err.txt
 if [ $asan = 0 ]; then
   expect_oom "--neurons" "$portasim" hh --neurons 400000000000 --t-ms 1 --output out.h5 --quiet
 fi
+# toolkit: arrays of 10^12 float32 elements (4 TB each) from the memory pool; the message
+# names the option that asked for them.
+expect_oom "--n = 1000000000000" "$portasim" toolkit --n 1000000000000 --output out.h5 --quiet
 if [ $asan = 0 ]; then
   # Sizes a large machine would run, inside a 2 GiB address space.
   expect_oom "--chunk-size" bash -c "ulimit -v 2097152 && exec '$portasim' life --width 16384 --height 16384 --steps 4 --chunk-size 4 --output out.npy --quiet"
   expect_oom "--chunk-size" bash -c "ulimit -v 2097152 && exec '$portasim' life --width 16384 --height 16384 --steps 64 --chunk-size 64 --output out.h5 --quiet"
   expect_oom "--neurons" bash -c "ulimit -v 2097152 && exec '$portasim' hh --neurons 100000000 --t-ms 1 --output out.h5 --quiet"
+  expect_oom "--n = 200000000" bash -c "ulimit -v 2097152 && exec '$portasim' toolkit --n 200000000 --output out.h5 --quiet"
+  expect_oom "--matrix-n" bash -c "ulimit -v 2097152 && exec '$portasim' toolkit --n 1000 --matrix-n 12000 --output out.h5 --quiet"
 fi
 
 finish
