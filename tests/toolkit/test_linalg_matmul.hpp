@@ -242,10 +242,13 @@ void mma_fragments_multiply() {
 TEST(TEST_CATEGORY, toolkit_matmul_mma_fragments) {
   using portasim::toolkit::impl::MmaTileShapeDefault;
   using portasim::toolkit::impl::MmaTileShapeNarrow;
+  using portasim::toolkit::impl::MmaTileShapeSmall;
   mma_fragments_multiply<MmaTileShapeDefault, Kokkos::LayoutRight>();
   mma_fragments_multiply<MmaTileShapeDefault, Kokkos::LayoutLeft>();
   mma_fragments_multiply<MmaTileShapeNarrow, Kokkos::LayoutRight>();
   mma_fragments_multiply<MmaTileShapeNarrow, Kokkos::LayoutLeft>();
+  mma_fragments_multiply<MmaTileShapeSmall, Kokkos::LayoutRight>();
+  mma_fragments_multiply<MmaTileShapeSmall, Kokkos::LayoutLeft>();
 }
 
 // An empty inner dimension gives zeros; empty outputs are fine.

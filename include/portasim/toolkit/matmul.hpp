@@ -38,11 +38,11 @@ void matmul(const Exec& exec, MatmulAlgorithm algorithm, const ConstMatrix<Exec,
             const ConstMatrix<Exec, Scalar, Layout>& b, const Matrix<Exec, Scalar, Layout>& c);
 
 // The tiled kernel with a chosen kernel and tile shape, double, LayoutRight: for the
-// benchmark's comparison and the tests. 0: what MatmulAlgorithm::tiled runs; 1: the FP64
-// tensor cores with 128 x 64 tiles; 2, 3: the SIMT kernel with 128 x 128 and 128 x 64
-// tiles. Where a variant's kernel does not exist (no tensor cores; host backends, which
+// benchmark's comparison and the tests. 0: what MatmulAlgorithm::tiled runs; 1, 2: the
+// FP64 tensor cores with 128 x 64 and 64 x 64 tiles; 3, 4: the SIMT kernel with 128 x 128
+// and 128 x 64 tiles. Where a variant's kernel does not exist (no tensor cores; host backends, which
 // have one shape) the nearest one runs; tiled_variant_name says which.
-constexpr int tiled_variants = 4;
+constexpr int tiled_variants = 5;
 template <class Exec>
 void matmul_tiled_variant(const Exec& exec, int variant, const ConstMatrix<Exec, double, Kokkos::LayoutRight>& a,
                           const ConstMatrix<Exec, double, Kokkos::LayoutRight>& b,
