@@ -1,7 +1,8 @@
 // The toolkit's linear algebra against CuPy's figures (shared/peers/blas_cupy.py):
 // matmul naive / tiled / KokkosBlas::gemm (cuBLAS), float and double, n x n x n, in
-// TFLOP/s = 2 n^3 / t; trace (us_per_call); SVD of a 1000 x 1000 matrix (seconds). Names and
-// counters follow perf/toolkit/plot_bench_toolkit.py's conventions, which overlays CuPy. Every call on one non-default
+// TFLOP/s = 2 n^3 / t; on GPUs also the tiled kernel's variants (tensor cores, SIMT) in
+// double; trace (us_per_call); SVD of a 1000 x 1000 matrix (seconds). Names and counters
+// follow perf/toolkit/plot_bench_toolkit.py's conventions, which overlays CuPy. Every call on one non-default
 // instance, timed from a fenced start to the instance's fence.
 // PORTASIM_BENCH_MAX_MATMUL_N caps the matmul sizes (host backends default to 1024).
 #include <benchmark/benchmark.h>
@@ -62,10 +63,10 @@ void BM_matmul(benchmark::State& state, MatmulAlgorithm algorithm) {
   state.counters["n"] = n;
 }
 
-// The tiled kernel's GPU tile shapes side by side (toolkit/impl/matmul_kernels.hpp,
-// TileShapeFor): which one should be the default.
-void BM_matmul_tiled_shape(benchmark::State& state) {
-  const int variant = static_cast<int>(state.range(0)), n = static_cast<int>(state.range(1));
+// The tiled kernel's GPU variants side by side (toolkit/matmul.hpp, matmul_tiled_variant):
+// FP64 tensor cores and SIMT, two tile shapes each; which one should be the default.
+void BM_matmul_tiled_variant(benchmark::State& state, int variant) {
+  const int n = static_cast<int>(state.range(0));
   portasim::InstancePool<Exec> pool(1);
   const Exec& exec = pool[0];
   Kokkos::View<double**, Kokkos::LayoutRight, memory> a("A", n, n), b("B", n, n), c("C", n, n);
@@ -153,16 +154,21 @@ void register_all() {
                         {"BM_matmul/blas/double", BM_matmul<double>, MatmulAlgorithm::blas, 8192}};
   for (const Case& c : cases) {
     auto* b = benchmark::RegisterBenchmark(c.name, [c](benchmark::State& s) { c.run(s, c.algorithm); });
-    for (std::int64_t n : {256, 1000, 1024, 4096, 8192})
+    for (std::int64_t n : {256, 1000, 1024, 2048, 4096, 8192})
       if (n <= c.largest && n <= max_matmul_n()) b->Arg(n);
     b->ArgName("n")->UseManualTime()->Unit(benchmark::kMillisecond);
   }
   if (!on_host) {
-    auto* b = benchmark::RegisterBenchmark("BM_matmul_tiled_shape/double", BM_matmul_tiled_shape);
-    for (int variant = 0; variant < portasim::toolkit::impl::tiled_variants; ++variant)
-      for (std::int64_t n : {4096, 8192})
-        if (n <= max_matmul_n()) b->Args({variant, n});
-    b->ArgNames({"variant", "n"})->UseManualTime()->Unit(benchmark::kMillisecond);
+    for (int variant = 0; variant < portasim::toolkit::impl::tiled_variants; ++variant) {
+      const std::string name =
+          std::string("BM_matmul_tiled_variant/double/") + portasim::toolkit::impl::tiled_variant_name<Exec>(variant);
+      auto* b = benchmark::RegisterBenchmark(name.c_str(), [variant](benchmark::State& s) {
+        BM_matmul_tiled_variant(s, variant);
+      });
+      for (std::int64_t n : {1024, 2048, 4096, 8192})
+        if (n <= max_matmul_n()) b->Arg(n);
+      b->ArgName("n")->UseManualTime()->Unit(benchmark::kMillisecond);
+    }
   }
   for (auto* b : {benchmark::RegisterBenchmark("BM_trace/float", BM_trace<float>),
                   benchmark::RegisterBenchmark("BM_trace/double", BM_trace<double>)})

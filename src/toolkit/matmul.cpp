@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "portasim/config.hpp"
 #include "portasim/core/error.hpp"
@@ -53,6 +54,31 @@ void launch_tiled(const Exec& exec, const AView& a, const AView& b, const CView&
   Kokkos::parallel_for("portasim::toolkit::matmul_tiled", policy, Kernel{a, b, c, m, n, k, tiles_n});
 }
 
+// Vector length 1: the team's threads then form whole warps in rank order, which the
+// warp MMA relies on.
+template <class Shape, class Exec, class AView, class CView>
+void launch_tiled_mma(const Exec& exec, const AView& a, const AView& b, const CView& c, int m, int n, int k) {
+  using Kernel = TiledMatmulMma<Shape, portasim::impl::WarpMmaF64<Exec>, AView, AView, CView>;
+  const int tiles_m = (m + Shape::BM - 1) / Shape::BM, tiles_n = (n + Shape::BN - 1) / Shape::BN;
+  Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<Shape::team_size, Shape::min_teams>> policy(exec, tiles_m * tiles_n,
+                                                                             Shape::team_size, 1);
+  policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes()));
+  Kokkos::parallel_for("portasim::toolkit::matmul_tiled_mma", policy, Kernel{a, b, c, m, n, k, tiles_n});
+}
+
+template <class Exec, class Scalar>
+constexpr bool uses_mma = std::is_same<Scalar, double>::value && portasim::impl::WarpMmaF64<Exec>::available;
+
+// What MatmulAlgorithm::tiled runs: the FP64 tensor cores for double where the backend
+// has them, the SIMT kernel otherwise.
+template <class Exec, class Scalar, class AView, class CView>
+void launch_tiled_default(const Exec& exec, const AView& a, const AView& b, const CView& c, int m, int n, int k) {
+  if constexpr (uses_mma<Exec, Scalar>)
+    launch_tiled_mma<MmaTileShapeDefault>(exec, a, b, c, m, n, k);
+  else
+    launch_tiled<SimtTileShape<Exec>>(exec, a, b, c, m, n, k);
+}
+
 }  // namespace
 
 template <class Exec, class Scalar, class Layout>
@@ -78,7 +104,7 @@ void matmul(const Exec& exec, MatmulAlgorithm algorithm, const ConstMatrix<Exec,
       return;
     }
     case MatmulAlgorithm::tiled:
-      launch_tiled<TileShapeFor<Exec, Scalar>>(exec, a, b, c, m, n, k);
+      launch_tiled_default<Exec, Scalar>(exec, a, b, c, m, n, k);
       return;
     case MatmulAlgorithm::blas: {
 #if defined(PORTASIM_ENABLE_KERNELS)
@@ -94,6 +120,20 @@ void matmul(const Exec& exec, MatmulAlgorithm algorithm, const ConstMatrix<Exec,
 }
 
 template <class Exec>
+const char* tiled_variant_name(int variant) noexcept {
+  constexpr bool mma = uses_mma<Exec, double>;
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
+  switch (variant) {
+    case 0: return mma ? "mma128x128x16" : host ? "host64x64x16" : "simt128x128x8";
+    case 1: return mma ? "mma128x64x16" : host ? "host64x64x16" : "simt128x128x8";
+    case 2: return mma ? "mma64x64x16" : host ? "host64x64x16" : "simt128x128x8";
+    case 3: return host ? "host64x64x16" : "simt128x128x8";
+    case 4: return host ? "host64x64x16" : "simt128x64x8";
+  }
+  return "?";
+}
+
+template <class Exec>
 void matmul_tiled_variant(const Exec& exec, int variant, const ConstMatrix<Exec, double, Kokkos::LayoutRight>& a,
                           const ConstMatrix<Exec, double, Kokkos::LayoutRight>& b,
                           const Matrix<Exec, double, Kokkos::LayoutRight>& c) {
@@ -104,10 +144,17 @@ void matmul_tiled_variant(const Exec& exec, int variant, const ConstMatrix<Exec,
   const int m = static_cast<int>(a.extent(0)), k = static_cast<int>(a.extent(1)), n = static_cast<int>(b.extent(1));
   if (m == 0 || n == 0 || k == 0) return matmul<Exec, double, Kokkos::LayoutRight>(exec, MatmulAlgorithm::tiled, a, b, c);
   switch (variant) {
-    case 1: return launch_tiled<TileShapeFor<Exec, double, 1>>(exec, a, b, c, m, n, k);
-    case 2: return launch_tiled<TileShapeFor<Exec, double, 2>>(exec, a, b, c, m, n, k);
-    default: return launch_tiled<TileShapeFor<Exec, double, 0>>(exec, a, b, c, m, n, k);
+    case 1:
+      if constexpr (uses_mma<Exec, double>) return launch_tiled_mma<MmaTileShapeNarrow>(exec, a, b, c, m, n, k);
+      break;
+    case 2:
+      if constexpr (uses_mma<Exec, double>) return launch_tiled_mma<MmaTileShapeSmall>(exec, a, b, c, m, n, k);
+      break;
+    case 3: return launch_tiled<SimtTileShape<Exec>>(exec, a, b, c, m, n, k);
+    case 4: return launch_tiled<SimtTileShapeNarrow<Exec>>(exec, a, b, c, m, n, k);
+    default: break;
   }
+  launch_tiled_default<Exec, double>(exec, a, b, c, m, n, k);
 }
 
 #define PORTASIM_TOOLKIT_MATMUL(Exec, Scalar, Layout)                                                         \
@@ -121,7 +168,8 @@ void matmul_tiled_variant(const Exec& exec, int variant, const ConstMatrix<Exec,
   PORTASIM_TOOLKIT_MATMUL(Exec, double, Kokkos::LayoutLeft)     \
   template void matmul_tiled_variant<Exec>(const Exec&, int, const ConstMatrix<Exec, double, Kokkos::LayoutRight>&, \
                                            const ConstMatrix<Exec, double, Kokkos::LayoutRight>&,               \
-                                           const Matrix<Exec, double, Kokkos::LayoutRight>&);
+                                           const Matrix<Exec, double, Kokkos::LayoutRight>&); \
+  template const char* tiled_variant_name<Exec>(int) noexcept;
 PORTASIM_FOR_EACH_EXECUTION_SPACE(PORTASIM_TOOLKIT_MATMUL_SPACE)
 
 }  // namespace impl

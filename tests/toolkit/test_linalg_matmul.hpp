@@ -10,9 +10,11 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "harness/busy_kernel.hpp"
 #include "portasim/core/error.hpp"
+#include "portasim/core/impl/backend_mma.hpp"
 #include "portasim/core/instance_pool.hpp"
 #include "portasim/toolkit/impl/matmul_kernels.hpp"
 #include "portasim/toolkit/matmul.hpp"
@@ -114,6 +116,139 @@ TEST(TEST_CATEGORY, toolkit_matmul_tiled_team_rows_left) {
 }
 TEST(TEST_CATEGORY, toolkit_matmul_tiled_team_columns_right) {
   tiled_team_shape<TEST_EXECSPACE, ColumnsOfThreads, Kokkos::LayoutRight>(21, 9, 37);
+}
+
+// Every tiled variant (the FP64 tensor-core kernel on GPUs that have it, both SIMT shapes)
+// against the host reference and the naive kernel, on sizes that are no multiple of any
+// tile, with C poisoned beforehand.
+template <class Exec>
+void tiled_variants_match(int m, int k, int n) {
+  using memory = typename Exec::memory_space;
+  portasim::InstancePool<Exec> pool(1);
+  const Exec& exec = pool[0];
+  const HostMatrix a = portasim::testing::random_matrix<double>(m, k, 31u + k);
+  const HostMatrix b = portasim::testing::random_matrix<double>(k, n, 37u + m);
+  const HostMatrix expected = portasim::testing::multiply(a, b);
+  const double tolerance = (k + 2.0) * k * portasim::testing::epsilon<double>() + 4 * portasim::testing::epsilon<double>();
+  const auto a_d = portasim::testing::to_device<double, Kokkos::LayoutRight, memory>(a, "A");
+  const auto b_d = portasim::testing::to_device<double, Kokkos::LayoutRight, memory>(b, "B");
+  Kokkos::View<double**, Kokkos::LayoutRight, memory> c_d("C", m, n);
+  portasim::toolkit::matmul(exec, a_d, b_d, c_d, MatmulAlgorithm::naive);
+  const HostMatrix naive = portasim::testing::to_host(exec, c_d);
+  for (int variant = 0; variant < portasim::toolkit::impl::tiled_variants; ++variant) {
+    const std::string name = portasim::toolkit::impl::tiled_variant_name<Exec>(variant);
+    Kokkos::deep_copy(exec, c_d, std::numeric_limits<double>::quiet_NaN());
+    portasim::toolkit::impl::matmul_tiled_variant<Exec>(exec, variant, a_d, b_d, c_d);
+    const HostMatrix c = portasim::testing::to_host(exec, c_d);
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        ASSERT_TRUE(std::abs(c(i, j) - expected(i, j)) <= tolerance)
+            << name << " " << m << "x" << k << "x" << n << " C(" << i << "," << j << ") = " << c(i, j) << ", expected "
+            << expected(i, j);
+        ASSERT_LE(std::abs(c(i, j) - naive(i, j)), 2 * tolerance) << name << " vs naive at (" << i << "," << j << ")";
+      }
+  }
+}
+TEST(TEST_CATEGORY, toolkit_matmul_tiled_variants) {
+  for (int size : {1, 7, 64, 100, 257, 513}) {
+    SCOPED_TRACE("n = " + std::to_string(size));
+    tiled_variants_match<TEST_EXECSPACE>(size, size, size);
+  }
+  const int shapes[][3] = {{130, 257, 67}, {3, 200, 129}, {200, 5, 3}, {128, 16, 128}, {256, 48, 64}};
+  for (const auto& s : shapes) {
+    SCOPED_TRACE(std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]));
+    tiled_variants_match<TEST_EXECSPACE>(s[0], s[1], s[2]);
+  }
+}
+
+// The tensor-core kernel's index arithmetic on the host, whatever the backend: one team's
+// panels go into scratch through the kernel's own store, come back as the fragments of
+// each lane of each warp, are multiplied by the host reference of the instruction
+// (portasim::impl::warp_mma_f64_reference) and land where the kernel writes C. That must
+// be the tile's product, every element written once. (The GPU tests above check the
+// instruction itself.)
+template <class Shape, class Layout>
+void mma_fragments_multiply() {
+  using AView = Kokkos::View<const double**, Layout, Kokkos::HostSpace>;
+  using CView = Kokkos::View<double**, Layout, Kokkos::HostSpace>;
+  using Kernel = portasim::toolkit::impl::TiledMatmulMma<Shape, portasim::impl::WarpMmaF64<Kokkos::DefaultHostExecutionSpace>,
+                                                         AView, AView, CView>;
+  constexpr int warp_size = 32, MI = Shape::MI, NJ = Shape::NJ;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const HostMatrix a = portasim::testing::random_matrix<double>(Shape::BM, Shape::BK, 5u);
+  const HostMatrix b = portasim::testing::random_matrix<double>(Shape::BK, Shape::BN, 6u);
+  const HostMatrix expected = portasim::testing::multiply(a, b);
+
+  std::vector<double> a_s(Kernel::APanel::size, nan), b_s(Kernel::BPanel::size, nan);
+  for (int rank = 0; rank < Shape::team_size; ++rank) {
+    double ra[Kernel::a_per_thread], rb[Kernel::b_per_thread];
+    for (int l = 0; l < Kernel::a_per_thread; ++l) {
+      int o, d;
+      Kernel::APanel::slot(rank + l * Shape::team_size, o, d);
+      ra[l] = a(o, d);
+    }
+    for (int l = 0; l < Kernel::b_per_thread; ++l) {
+      int o, d;
+      Kernel::BPanel::slot(rank + l * Shape::team_size, o, d);
+      rb[l] = b(d, o);
+    }
+    Kernel::store_panels(rank, ra, rb, a_s.data(), b_s.data());
+  }
+
+  HostMatrix c(Shape::BM, Shape::BN, nan);
+  for (int warp = 0; warp < Shape::team_size / warp_size; ++warp) {
+    int row0[warp_size], col0[warp_size];
+    for (int lane = 0; lane < warp_size; ++lane) {
+      int l = -1;
+      Kernel::warp_origin(warp * warp_size + lane, row0[lane], col0[lane], l);
+      ASSERT_EQ(l, lane);
+      ASSERT_EQ(row0[lane], row0[0]);
+      ASSERT_EQ(col0[lane], col0[0]);
+    }
+    std::vector<double> acc(static_cast<std::size_t>(MI) * NJ * warp_size * 2, 0.0);
+    auto at = [&](int i, int j, int lane, int e) -> double& {
+      return acc[((static_cast<std::size_t>(i) * NJ + j) * warp_size + lane) * 2 + e];
+    };
+    for (int kk = 0; kk < Shape::BK; kk += 4)
+      for (int i = 0; i < MI; ++i)
+        for (int j = 0; j < NJ; ++j) {
+          double fa[warp_size], fb[warp_size], d[warp_size][2];
+          for (int lane = 0; lane < warp_size; ++lane) {
+            fa[lane] = Kernel::a_fragment(a_s.data(), row0[0], i, kk, lane);
+            fb[lane] = Kernel::b_fragment(b_s.data(), col0[0], j, kk, lane);
+            d[lane][0] = at(i, j, lane, 0);
+            d[lane][1] = at(i, j, lane, 1);
+          }
+          portasim::impl::warp_mma_f64_reference(fa, fb, d);
+          for (int lane = 0; lane < warp_size; ++lane) {
+            at(i, j, lane, 0) = d[lane][0];
+            at(i, j, lane, 1) = d[lane][1];
+          }
+        }
+    for (int i = 0; i < MI; ++i)
+      for (int j = 0; j < NJ; ++j)
+        for (int lane = 0; lane < warp_size; ++lane)
+          for (int e = 0; e < 2; ++e) {
+            const int row = Kernel::c_row(row0[0], i, lane), col = Kernel::c_col(col0[0], j, lane, e);
+            ASSERT_TRUE(row >= 0 && row < Shape::BM && col >= 0 && col < Shape::BN) << row << "," << col;
+            ASSERT_TRUE(std::isnan(c(row, col))) << "C(" << row << "," << col << ") written twice";
+            c(row, col) = at(i, j, lane, e);
+          }
+  }
+  for (int i = 0; i < Shape::BM; ++i)
+    for (int j = 0; j < Shape::BN; ++j)
+      ASSERT_NEAR(c(i, j), expected(i, j), 1e-13 * Shape::BK) << "C(" << i << "," << j << ")";
+}
+TEST(TEST_CATEGORY, toolkit_matmul_mma_fragments) {
+  using portasim::toolkit::impl::MmaTileShapeDefault;
+  using portasim::toolkit::impl::MmaTileShapeNarrow;
+  using portasim::toolkit::impl::MmaTileShapeSmall;
+  mma_fragments_multiply<MmaTileShapeDefault, Kokkos::LayoutRight>();
+  mma_fragments_multiply<MmaTileShapeDefault, Kokkos::LayoutLeft>();
+  mma_fragments_multiply<MmaTileShapeNarrow, Kokkos::LayoutRight>();
+  mma_fragments_multiply<MmaTileShapeNarrow, Kokkos::LayoutLeft>();
+  mma_fragments_multiply<MmaTileShapeSmall, Kokkos::LayoutRight>();
+  mma_fragments_multiply<MmaTileShapeSmall, Kokkos::LayoutLeft>();
 }
 
 // An empty inner dimension gives zeros; empty outputs are fine.

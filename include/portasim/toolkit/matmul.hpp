@@ -3,7 +3,8 @@
 // stands on):
 //   naive  one thread per element of C, the K loop reading A and B from global memory;
 //   tiled  a TeamPolicy whose teams stage BK-deep panels of A and B in scratch (shared)
-//          memory; each thread keeps a TM x TN block of C in registers;
+//          memory; each thread keeps a block of C in registers, multiplied on the FP64
+//          tensor cores (warp MMA) for double where the backend has them;
 //   blas   KokkosBlas::gemm, which is cuBLAS on CUDA (on the instance's stream).
 // float and double; A, B and C share one layout, LayoutRight or LayoutLeft. C is
 // overwritten and must not alias A or B. Shapes that do not fit throw portasim::Error
@@ -36,13 +37,18 @@ template <class Exec, class Scalar, class Layout>
 void matmul(const Exec& exec, MatmulAlgorithm algorithm, const ConstMatrix<Exec, Scalar, Layout>& a,
             const ConstMatrix<Exec, Scalar, Layout>& b, const Matrix<Exec, Scalar, Layout>& c);
 
-// The tiled kernel with another GPU tile shape (see TileShapeFor): double, LayoutRight.
-// For the benchmark's shape sweep; host backends have one shape.
-constexpr int tiled_variants = 3;
+// The tiled kernel with a chosen kernel and tile shape, double, LayoutRight: for the
+// benchmark's comparison and the tests. 0: what MatmulAlgorithm::tiled runs; 1, 2: the
+// FP64 tensor cores with 128 x 64 and 64 x 64 tiles; 3, 4: the SIMT kernel with 128 x 128
+// and 128 x 64 tiles. Where a variant's kernel does not exist (no tensor cores; host backends, which
+// have one shape) the nearest one runs; tiled_variant_name says which.
+constexpr int tiled_variants = 5;
 template <class Exec>
 void matmul_tiled_variant(const Exec& exec, int variant, const ConstMatrix<Exec, double, Kokkos::LayoutRight>& a,
                           const ConstMatrix<Exec, double, Kokkos::LayoutRight>& b,
                           const Matrix<Exec, double, Kokkos::LayoutRight>& c);
+template <class Exec>
+const char* tiled_variant_name(int variant) noexcept;
 
 }  // namespace impl
 
