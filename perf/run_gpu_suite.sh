@@ -107,7 +107,7 @@ for part in "$@"; do
       lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Socket|NUMA node\(s\)' > "$out/cpu.txt" ;;
     toolkit-linalg)
       # matmul three ways and the tiled kernel's variants (BM_matmul_tiled_variant/double/
-      # mma128x128x16 ... simt128x64x8, n 1024..8192), trace, SVD; then CuPy's figures for
+      # mma64x64x16 ... simt128x64x8, n 1024..8192), trace, SVD; then CuPy's figures for
       # the same workloads (unless another part already ran the peer into this folder). Run
       # it before the toolkit part, whose plots take every toolkit_*.json here.
       "$stage/bin/portasim_bench_toolkit_linalg" --benchmark_out="$out/toolkit_linalg.json" --benchmark_out_format=json || status=1

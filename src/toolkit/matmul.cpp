@@ -124,9 +124,9 @@ const char* tiled_variant_name(int variant) noexcept {
   constexpr bool mma = uses_mma<Exec, double>;
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
   switch (variant) {
-    case 0: return mma ? "mma128x128x16" : host ? "host64x64x16" : "simt128x128x8";
+    case 0: return mma ? "mma64x64x16" : host ? "host64x64x16" : "simt128x128x8";
     case 1: return mma ? "mma128x64x16" : host ? "host64x64x16" : "simt128x128x8";
-    case 2: return mma ? "mma64x64x16" : host ? "host64x64x16" : "simt128x128x8";
+    case 2: return mma ? "mma128x128x16" : host ? "host64x64x16" : "simt128x128x8";
     case 3: return host ? "host64x64x16" : "simt128x128x8";
     case 4: return host ? "host64x64x16" : "simt128x64x8";
   }
@@ -148,7 +148,7 @@ void matmul_tiled_variant(const Exec& exec, int variant, const ConstMatrix<Exec,
       if constexpr (uses_mma<Exec, double>) return launch_tiled_mma<MmaTileShapeNarrow>(exec, a, b, c, m, n, k);
       break;
     case 2:
-      if constexpr (uses_mma<Exec, double>) return launch_tiled_mma<MmaTileShapeSmall>(exec, a, b, c, m, n, k);
+      if constexpr (uses_mma<Exec, double>) return launch_tiled_mma<MmaTileShapeLarge>(exec, a, b, c, m, n, k);
       break;
     case 3: return launch_tiled<SimtTileShape<Exec>>(exec, a, b, c, m, n, k);
     case 4: return launch_tiled<SimtTileShapeNarrow<Exec>>(exec, a, b, c, m, n, k);

@@ -240,11 +240,11 @@ void mma_fragments_multiply() {
       ASSERT_NEAR(c(i, j), expected(i, j), 1e-13 * Shape::BK) << "C(" << i << "," << j << ")";
 }
 TEST(TEST_CATEGORY, toolkit_matmul_mma_fragments) {
-  using portasim::toolkit::impl::MmaTileShapeDefault;
+  using portasim::toolkit::impl::MmaTileShapeLarge;
   using portasim::toolkit::impl::MmaTileShapeNarrow;
   using portasim::toolkit::impl::MmaTileShapeSmall;
-  mma_fragments_multiply<MmaTileShapeDefault, Kokkos::LayoutRight>();
-  mma_fragments_multiply<MmaTileShapeDefault, Kokkos::LayoutLeft>();
+  mma_fragments_multiply<MmaTileShapeLarge, Kokkos::LayoutRight>();
+  mma_fragments_multiply<MmaTileShapeLarge, Kokkos::LayoutLeft>();
   mma_fragments_multiply<MmaTileShapeNarrow, Kokkos::LayoutRight>();
   mma_fragments_multiply<MmaTileShapeNarrow, Kokkos::LayoutLeft>();
   mma_fragments_multiply<MmaTileShapeSmall, Kokkos::LayoutRight>();
