@@ -5,6 +5,8 @@
 //   reduction/<variant>/n:N       L2 norm / sum of n floats into a device View; GB_per_s = 4 n / t
 //   reduction_axis/<variant>/n:N  sum of an (n / 1024, 1024) float array along one axis
 //   launch_shape/<shape>/n:N      y = x1 * x2 + B under chosen RangePolicy / TeamPolicy shapes
+//   host_overhead/<call>/n:16     one call on 16 elements on the Serial backend: the host-side
+//                                 cost of the toolkit's layers against a raw Kokkos launch
 // Each timed iteration enqueues `batch` calls on one instance and fences once (CuPy's peer
 // times 20 calls between two events), so small sizes show the per-call launch cost rather
 // than a fence; nothing is allocated and nothing is read back inside the loop.
@@ -17,6 +19,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "portasim/core/instance_pool.hpp"
@@ -39,8 +42,8 @@ std::int64_t max_n() {
 
 // Runs work() `batch` times per iteration on exec, fenced; reports the time per call and
 // bytes_per_call / time as GB/s.
-template <class Work>
-void time_calls(benchmark::State& state, const Exec& exec, double bytes_per_call, Work&& work) {
+template <class Space, class Work>
+void time_calls(benchmark::State& state, const Space& exec, double bytes_per_call, Work&& work) {
   work();  // warm-up: first-touch, kernel loading
   exec.fence();
   double total = 0;
@@ -72,14 +75,16 @@ struct Inputs {
 };
 
 // A hand-written Kokkos kernel of the same arithmetic: what the toolkit's layers must match.
+template <class V = Vector>
 struct RawMultiplyAdd {
-  Vector y, x1, x2;
+  V y, x1, x2;
   float b;
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const { y(i) = x1(i) * x2(i) + b; }
 };
 
+template <class V = Vector>
 struct RawSum {
-  Vector x;
+  V x;
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, float& acc) const { acc += x(i); }
 };
 
@@ -99,7 +104,7 @@ void BM_axpb(benchmark::State& state, Axpb how) {
     time_calls(state, exec, bytes, [&] { tk::evaluate(exec, y, tk::arg(x1) * tk::arg(x2) + B); });
   } else {
     time_calls(state, exec, bytes, [&] {
-      Kokkos::parallel_for("raw_axpb", Kokkos::RangePolicy<Exec>(exec, 0, n), RawMultiplyAdd{y, x1, x2, B});
+      Kokkos::parallel_for("raw_axpb", Kokkos::RangePolicy<Exec>(exec, 0, n), RawMultiplyAdd<>{y, x1, x2, B});
     });
   }
 }
@@ -131,7 +136,7 @@ void BM_reduce(benchmark::State& state, Reduce what) {
     time_calls(state, exec, bytes, [&] { sum(exec, result, x); });
   } else {
     time_calls(state, exec, bytes, [&] {
-      Kokkos::parallel_reduce("raw_sum", Kokkos::RangePolicy<Exec>(exec, 0, n), RawSum{x}, Kokkos::Sum<float, Mem>(result));
+      Kokkos::parallel_reduce("raw_sum", Kokkos::RangePolicy<Exec>(exec, 0, n), RawSum<>{x}, Kokkos::Sum<float, Mem>(result));
     });
   }
 }
@@ -169,6 +174,56 @@ void BM_launch_shape(benchmark::State& state, tk::LaunchShape shape) {
   state.counters["vector"] = shape.vector;
 }
 
+// The toolkit's host-side work per call (argument checks, labels, policy set-up) on 16
+// elements with the Serial backend, where the kernel itself costs next to nothing.
+enum class Overhead { raw_for, elementwise, expression, raw_reduce, sum, l2_norm, sum_along };
+
+void BM_host_overhead(benchmark::State& state, Overhead what) {
+  using Host = Kokkos::Serial;
+  using HostVector = Kokkos::View<float*, Kokkos::HostSpace>;
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  const Host exec;
+  HostVector x1("x1", n), x2("x2", n), y("y", n);
+  Kokkos::deep_copy(x1, 1.5f);
+  Kokkos::deep_copy(x2, 0.5f);
+  Kokkos::View<float, Kokkos::HostSpace> result("result");
+  Kokkos::View<float**, Kokkos::HostSpace> m("m", 4, n / 4);
+  Kokkos::View<float*, Kokkos::HostSpace> rows("rows", 4);
+  const float B = 2.0f;
+  const double bytes = 3.0 * sizeof(float) * static_cast<double>(n);
+  switch (what) {
+    case Overhead::raw_for:
+      time_calls(state, exec, bytes, [&] {
+        Kokkos::parallel_for("raw_axpb", Kokkos::RangePolicy<Host>(exec, 0, n), RawMultiplyAdd<HostVector>{y, x1, x2, B});
+      });
+      break;
+    case Overhead::elementwise:
+      time_calls(state, exec, bytes, [&] { tk::elementwise(exec, tk::fn::MultiplyAdd{}, y, x1, x2, B); });
+      break;
+    case Overhead::expression:
+      time_calls(state, exec, bytes, [&] { tk::evaluate(exec, y, tk::arg(x1) * tk::arg(x2) + B); });
+      break;
+    case Overhead::raw_reduce:
+      time_calls(state, exec, bytes, [&] {
+        Kokkos::parallel_reduce("raw_sum", Kokkos::RangePolicy<Host>(exec, 0, n), RawSum<HostVector>{x1},
+                                Kokkos::Sum<float, Kokkos::HostSpace>(result));
+      });
+      break;
+    case Overhead::sum: {
+      const auto sum = tk::sum_reduction<float>();
+      time_calls(state, exec, bytes, [&] { sum(exec, result, x1); });
+      break;
+    }
+    case Overhead::l2_norm: {
+      time_calls(state, exec, bytes, [&] { tk::l2_norm(exec, result, x1); });
+      break;
+    }
+    case Overhead::sum_along:
+      time_calls(state, exec, bytes, [&] { tk::sum_along(exec, 1, rows, m); });
+      break;
+  }
+}
+
 void register_all() {
   std::vector<std::int64_t> sizes;
   for (std::int64_t n = 10000; n <= max_n(); n *= 10) sizes.push_back(n);
@@ -186,6 +241,19 @@ void register_all() {
   with_sizes(benchmark::RegisterBenchmark("reduction/raw_kokkos_sum_float", BM_reduce, Reduce::kokkos_sum));
   with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_last_axis_float", BM_reduce_axis, 1));
   with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_first_axis_float", BM_reduce_axis, 0));
+
+  const std::pair<const char*, Overhead> overheads[] = {
+      {"raw_kokkos_for", Overhead::raw_for},   {"elementwise", Overhead::elementwise},
+      {"expression", Overhead::expression},    {"raw_kokkos_reduce", Overhead::raw_reduce},
+      {"sum_reduction", Overhead::sum},        {"l2_norm", Overhead::l2_norm},
+      {"sum_along_axis", Overhead::sum_along}};
+  for (const auto& o : overheads)
+    benchmark::RegisterBenchmark((std::string("host_overhead/") + o.first + "_serial").c_str(), BM_host_overhead,
+                                 o.second)
+        ->Arg(16)
+        ->ArgName("n")
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
 
   std::vector<tk::LaunchShape> shapes;
   for (int chunk : {0, 1, 16, 64, 256, 1024, 8192}) shapes.push_back(tk::LaunchShape::range(chunk));
