@@ -5,6 +5,12 @@
 //   reduction/<variant>/n:N       L2 norm / sum of n floats into a device View; GB_per_s = 4 n / t
 //   reduction_axis/<variant>/n:N  sum of an (n / 1024, 1024) float array along one axis
 //   launch_shape/<shape>/n:N      y = x1 * x2 + B under chosen RangePolicy / TeamPolicy shapes
+//   elementwise_spread/per_thread:P/waves:W/n:N   (GPU only) y = x1 * x2 + B under
+//                                 LaunchShape::spread(P, W): P elements per thread, one pass
+//                                 (W = 0) or grid-stride over W * concurrency threads
+//   reduction_grid/team:T/per_thread:P/waves:W/n:N (GPU only) L2 norm of n floats with the
+//                                 device kernel's grid chosen: T threads per team, P
+//                                 accumulators per thread, at most W * concurrency / T teams
 //   host_overhead/<call>/n:16     one call on 16 elements on the Serial backend: the host-side
 //                                 cost of the toolkit's layers against a raw Kokkos launch
 // Each timed iteration enqueues `batch` calls on one instance and fences once (CuPy's peer
@@ -16,6 +22,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -141,6 +148,25 @@ void BM_reduce(benchmark::State& state, Reduce what) {
   }
 }
 
+void BM_reduce_grid(benchmark::State& state, tk::impl::DeviceReduceShape shape) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  portasim::InstancePool<Exec> pool(1);
+  const Exec& exec = pool[0];
+  Kokkos::View<float*, Mem> x(Kokkos::view_alloc(std::string("x"), Kokkos::WithoutInitializing), n);
+  Kokkos::deep_copy(exec, x, 1.5f);
+  Kokkos::View<float, Mem> result("result");
+  const auto l2 = tk::l2_norm_reduction<float>();
+  time_calls(state, exec, sizeof(float) * static_cast<double>(n), [&] { l2(exec, shape, result, x); });
+  float host = 0;
+  Kokkos::deep_copy(host, result);
+  // every variant must still compute the norm (sqrt(n) * 1.5)
+  const double want = 1.5 * std::sqrt(static_cast<double>(n));
+  if (std::abs(host - want) > 1e-4 * want) state.SkipWithError("wrong L2 norm");
+  state.counters["team"] = shape.team;
+  state.counters["per_thread"] = shape.per_thread;
+  state.counters["waves"] = shape.waves;
+}
+
 void BM_reduce_axis(benchmark::State& state, int axis) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   const std::size_t cols = 1024, rows = n / cols;
@@ -168,7 +194,13 @@ void BM_launch_shape(benchmark::State& state, tk::LaunchShape shape) {
   }
   time_calls(state, exec, 3.0 * sizeof(float) * static_cast<double>(n),
              [&] { tk::elementwise(exec, shape, tk::fn::MultiplyAdd{}, y, x1, x2, 2.0f); });
+  float first = 0, last = 0;  // a shape that missed elements would leave y's initial 0
+  Kokkos::deep_copy(first, Kokkos::subview(y, 0));
+  Kokkos::deep_copy(last, Kokkos::subview(y, n - 1));
+  if (first != 2.75f || last != 2.75f) state.SkipWithError("wrong result");
   state.counters["chunk"] = shape.chunk;
+  state.counters["per_thread"] = shape.per_thread;
+  state.counters["waves"] = shape.waves;
   state.counters["league"] = shape.league;
   state.counters["team"] = shape.team;
   state.counters["vector"] = shape.vector;
@@ -254,6 +286,33 @@ void register_all() {
         ->ArgName("n")
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
+
+  if (!on_host) {
+    std::vector<std::int64_t> big;
+    for (auto n : sizes)
+      if (n >= 10000000) big.push_back(n);
+    auto with_big = [&](benchmark::internal::Benchmark* b) {
+      for (auto n : big) b->Arg(n);
+      b->ArgName("n")->UseManualTime()->Unit(benchmark::kMicrosecond);
+    };
+    for (int per_thread : {1, 2, 4, 8})
+      for (int waves : {0, 1, 2, 4}) {
+        const std::string name = "elementwise_spread/per_thread:" + std::to_string(per_thread) +
+                                 "/waves:" + std::to_string(waves);
+        with_big(benchmark::RegisterBenchmark(name.c_str(), BM_launch_shape, tk::LaunchShape::spread(per_thread, waves)));
+      }
+    for (int team : {128, 256, 512})
+      for (int per_thread : {1, 2, 4, 8})
+        for (int waves : {1, 2, 4}) {
+          tk::impl::DeviceReduceShape shape;
+          shape.team = team;
+          shape.per_thread = per_thread;
+          shape.waves = waves;
+          const std::string name = "reduction_grid/team:" + std::to_string(team) + "/per_thread:" +
+                                   std::to_string(per_thread) + "/waves:" + std::to_string(waves);
+          with_big(benchmark::RegisterBenchmark(name.c_str(), BM_reduce_grid, shape));
+        }
+  }
 
   std::vector<tk::LaunchShape> shapes;
   for (int chunk : {0, 1, 16, 64, 256, 1024, 8192}) shapes.push_back(tk::LaunchShape::range(chunk));
