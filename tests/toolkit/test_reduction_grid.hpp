@@ -185,6 +185,42 @@ void other_grid_shapes() {
   EXPECT_THROW(total(exec, bad, rd, x), portasim::Error);
 }
 
+// The device kernel itself (teams, accumulators, last-team-done, counter reset) on every
+// backend: host backends do not use it for Reduction, but it runs there with teams of one
+// thread, with real concurrency between teams on OpenMP, so its logic is tested here too.
+template <class Exec>
+void device_kernel_on_every_backend() {
+  using Mem = typename Exec::memory_space;
+  portasim::InstancePool<Exec> pool(1);
+  const auto& exec = pool[0];
+  const bool device = tk::impl::is_device_space<Exec>();
+  Kokkos::View<double, Mem> rd("rd");
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(64), std::size_t(1001),
+                        std::size_t(100003)}) {
+    Kokkos::View<double*, Mem> x("x", n);
+    const auto hx = fill_random(x, -1.0, 1.0, 3);
+    double squares = 0;
+    for (double v : hx) squares += v * v;
+    const auto expr = tk::apply(tk::fn::Square{}, x);
+    const tk::impl::FlatIndex index(expr.shape(), false);
+    for (int team : {1, 32})
+      for (int per_thread : {1, 3, 8})
+        for (int waves : {1, 3}) {
+          if (!device && team > 1) continue;  // host teams: one thread is always possible
+          tk::impl::DeviceReduceShape shape;
+          shape.team = team;
+          shape.per_thread = per_thread;
+          shape.waves = waves;
+          Kokkos::deep_copy(exec, rd, -1.0);
+          tk::impl::reduce_whole_on_device(std::string("test"), exec, expr, index, n, tk::fn::Plus{}, 0.0,
+                                           tk::fn::Sqrt{}, rd, shape);
+          exec.fence();
+          EXPECT_NEAR(read(rd), std::sqrt(squares), 1e-12 * (1 + std::sqrt(squares)))
+              << "n " << n << " team " << team << " per_thread " << per_thread << " waves " << waves;
+        }
+  }
+}
+
 // The asynchronous form returns without waiting for the instance: right after the call the
 // long kernel enqueued before it is still running (a fence or a synchronizing copy inside
 // the reduction would have waited for it), and the result, read after a fence, includes
@@ -215,6 +251,7 @@ void stays_on_the_device_until_value() {
 TEST(TEST_CATEGORY, reduction_grid_boundaries) { every_kind_at_grid_boundaries<TEST_EXECSPACE>(); }
 TEST(TEST_CATEGORY, reduction_identities) { identities_other_than_zero<TEST_EXECSPACE>(); }
 TEST(TEST_CATEGORY, reduction_grid_shapes) { other_grid_shapes<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, reduction_device_kernel) { device_kernel_on_every_backend<TEST_EXECSPACE>(); }
 TEST(TEST_CATEGORY, reduction_stays_on_device) { stays_on_the_device_until_value<TEST_EXECSPACE>(); }
 
 }  // namespace test_reduction_grid
