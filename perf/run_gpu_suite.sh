@@ -123,6 +123,8 @@ for part in "$@"; do
       # (unless the blas-peer part already ran it into this folder), then the plots of every
       # toolkit_*.json here (linalg, transfers and pool too, when their parts ran first) where
       # this machine's python has matplotlib (else: plot_bench_toolkit.py on the build machine).
+      # Includes the device-grid variants elementwise_spread/* and reduction_grid/* (n >= 1e7)
+      # that pick the defaults of impl::Spread and impl::reduce_whole_on_device.
       "$stage/bin/portasim_bench_toolkit_elementwise" --benchmark_out="$out/toolkit_elementwise.json" --benchmark_out_format=json || status=1
       peer_args=()
       if [ -f "$peers/blas_cupy.py" ]; then

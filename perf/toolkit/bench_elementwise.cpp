@@ -5,6 +5,14 @@
 //   reduction/<variant>/n:N       L2 norm / sum of n floats into a device View; GB_per_s = 4 n / t
 //   reduction_axis/<variant>/n:N  sum of an (n / 1024, 1024) float array along one axis
 //   launch_shape/<shape>/n:N      y = x1 * x2 + B under chosen RangePolicy / TeamPolicy shapes
+//   elementwise_spread/per_thread:P/waves:W/n:N   (GPU only) y = x1 * x2 + B under
+//                                 LaunchShape::spread(P, W): P elements per thread, one pass
+//                                 (W = 0) or grid-stride over W * concurrency threads
+//   reduction_grid/team:T/per_thread:P/waves:W/n:N (GPU only) L2 norm of n floats with the
+//                                 device kernel's grid chosen: T threads per team, P
+//                                 accumulators per thread, at most W * concurrency / T teams
+//   host_overhead/<call>/n:16     one call on 16 elements on the Serial backend: the host-side
+//                                 cost of the toolkit's layers against a raw Kokkos launch
 // Each timed iteration enqueues `batch` calls on one instance and fences once (CuPy's peer
 // times 20 calls between two events), so small sizes show the per-call launch cost rather
 // than a fence; nothing is allocated and nothing is read back inside the loop.
@@ -14,9 +22,12 @@
 #include <Kokkos_Core.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "portasim/core/instance_pool.hpp"
@@ -39,8 +50,8 @@ std::int64_t max_n() {
 
 // Runs work() `batch` times per iteration on exec, fenced; reports the time per call and
 // bytes_per_call / time as GB/s.
-template <class Work>
-void time_calls(benchmark::State& state, const Exec& exec, double bytes_per_call, Work&& work) {
+template <class Space, class Work>
+void time_calls(benchmark::State& state, const Space& exec, double bytes_per_call, Work&& work) {
   work();  // warm-up: first-touch, kernel loading
   exec.fence();
   double total = 0;
@@ -72,14 +83,16 @@ struct Inputs {
 };
 
 // A hand-written Kokkos kernel of the same arithmetic: what the toolkit's layers must match.
+template <class V = Vector>
 struct RawMultiplyAdd {
-  Vector y, x1, x2;
+  V y, x1, x2;
   float b;
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const { y(i) = x1(i) * x2(i) + b; }
 };
 
+template <class V = Vector>
 struct RawSum {
-  Vector x;
+  V x;
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, float& acc) const { acc += x(i); }
 };
 
@@ -99,7 +112,7 @@ void BM_axpb(benchmark::State& state, Axpb how) {
     time_calls(state, exec, bytes, [&] { tk::evaluate(exec, y, tk::arg(x1) * tk::arg(x2) + B); });
   } else {
     time_calls(state, exec, bytes, [&] {
-      Kokkos::parallel_for("raw_axpb", Kokkos::RangePolicy<Exec>(exec, 0, n), RawMultiplyAdd{y, x1, x2, B});
+      Kokkos::parallel_for("raw_axpb", Kokkos::RangePolicy<Exec>(exec, 0, n), RawMultiplyAdd<>{y, x1, x2, B});
     });
   }
 }
@@ -131,9 +144,34 @@ void BM_reduce(benchmark::State& state, Reduce what) {
     time_calls(state, exec, bytes, [&] { sum(exec, result, x); });
   } else {
     time_calls(state, exec, bytes, [&] {
-      Kokkos::parallel_reduce("raw_sum", Kokkos::RangePolicy<Exec>(exec, 0, n), RawSum{x}, Kokkos::Sum<float, Mem>(result));
+      Kokkos::parallel_reduce("raw_sum", Kokkos::RangePolicy<Exec>(exec, 0, n), RawSum<>{x}, Kokkos::Sum<float, Mem>(result));
     });
   }
+}
+
+void BM_reduce_grid(benchmark::State& state, tk::impl::DeviceReduceShape shape) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  portasim::InstancePool<Exec> pool(1);
+  const Exec& exec = pool[0];
+  Kokkos::View<float*, Mem> x(Kokkos::view_alloc(std::string("x"), Kokkos::WithoutInitializing), n);
+  Kokkos::deep_copy(exec, x, 1.5f);
+  Kokkos::View<float, Mem> result("result");
+  const auto l2 = tk::l2_norm_reduction<float>();
+  try {
+    l2(exec, shape, result, x);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());  // e.g. a team larger than this kernel may have here
+    return;
+  }
+  time_calls(state, exec, sizeof(float) * static_cast<double>(n), [&] { l2(exec, shape, result, x); });
+  float host = 0;
+  Kokkos::deep_copy(host, result);
+  // every variant must still compute the norm (sqrt(n) * 1.5)
+  const double want = 1.5 * std::sqrt(static_cast<double>(n));
+  if (std::abs(host - want) > 1e-4 * want) state.SkipWithError("wrong L2 norm");
+  state.counters["team"] = shape.team;
+  state.counters["per_thread"] = shape.per_thread;
+  state.counters["waves"] = shape.waves;
 }
 
 void BM_reduce_axis(benchmark::State& state, int axis) {
@@ -163,10 +201,66 @@ void BM_launch_shape(benchmark::State& state, tk::LaunchShape shape) {
   }
   time_calls(state, exec, 3.0 * sizeof(float) * static_cast<double>(n),
              [&] { tk::elementwise(exec, shape, tk::fn::MultiplyAdd{}, y, x1, x2, 2.0f); });
+  float first = 0, last = 0;  // a shape that missed elements would leave y's initial 0
+  Kokkos::deep_copy(first, Kokkos::subview(y, 0));
+  Kokkos::deep_copy(last, Kokkos::subview(y, n - 1));
+  if (first != 2.75f || last != 2.75f) state.SkipWithError("wrong result");
   state.counters["chunk"] = shape.chunk;
+  state.counters["per_thread"] = shape.per_thread;
+  state.counters["waves"] = shape.waves;
   state.counters["league"] = shape.league;
   state.counters["team"] = shape.team;
   state.counters["vector"] = shape.vector;
+}
+
+// The toolkit's host-side work per call (argument checks, labels, policy set-up) on 16
+// elements with the Serial backend, where the kernel itself costs next to nothing.
+enum class Overhead { raw_for, elementwise, expression, raw_reduce, sum, l2_norm, sum_along };
+
+void BM_host_overhead(benchmark::State& state, Overhead what) {
+  using Host = Kokkos::Serial;
+  using HostVector = Kokkos::View<float*, Kokkos::HostSpace>;
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  const Host exec;
+  HostVector x1("x1", n), x2("x2", n), y("y", n);
+  Kokkos::deep_copy(x1, 1.5f);
+  Kokkos::deep_copy(x2, 0.5f);
+  Kokkos::View<float, Kokkos::HostSpace> result("result");
+  Kokkos::View<float**, Kokkos::HostSpace> m("m", 4, n / 4);
+  Kokkos::View<float*, Kokkos::HostSpace> rows("rows", 4);
+  const float B = 2.0f;
+  const double bytes = 3.0 * sizeof(float) * static_cast<double>(n);
+  switch (what) {
+    case Overhead::raw_for:
+      time_calls(state, exec, bytes, [&] {
+        Kokkos::parallel_for("raw_axpb", Kokkos::RangePolicy<Host>(exec, 0, n), RawMultiplyAdd<HostVector>{y, x1, x2, B});
+      });
+      break;
+    case Overhead::elementwise:
+      time_calls(state, exec, bytes, [&] { tk::elementwise(exec, tk::fn::MultiplyAdd{}, y, x1, x2, B); });
+      break;
+    case Overhead::expression:
+      time_calls(state, exec, bytes, [&] { tk::evaluate(exec, y, tk::arg(x1) * tk::arg(x2) + B); });
+      break;
+    case Overhead::raw_reduce:
+      time_calls(state, exec, bytes, [&] {
+        Kokkos::parallel_reduce("raw_sum", Kokkos::RangePolicy<Host>(exec, 0, n), RawSum<HostVector>{x1},
+                                Kokkos::Sum<float, Kokkos::HostSpace>(result));
+      });
+      break;
+    case Overhead::sum: {
+      const auto sum = tk::sum_reduction<float>();
+      time_calls(state, exec, bytes, [&] { sum(exec, result, x1); });
+      break;
+    }
+    case Overhead::l2_norm: {
+      time_calls(state, exec, bytes, [&] { tk::l2_norm(exec, result, x1); });
+      break;
+    }
+    case Overhead::sum_along:
+      time_calls(state, exec, bytes, [&] { tk::sum_along(exec, 1, rows, m); });
+      break;
+  }
 }
 
 void register_all() {
@@ -186,6 +280,46 @@ void register_all() {
   with_sizes(benchmark::RegisterBenchmark("reduction/raw_kokkos_sum_float", BM_reduce, Reduce::kokkos_sum));
   with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_last_axis_float", BM_reduce_axis, 1));
   with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_first_axis_float", BM_reduce_axis, 0));
+
+  const std::pair<const char*, Overhead> overheads[] = {
+      {"raw_kokkos_for", Overhead::raw_for},   {"elementwise", Overhead::elementwise},
+      {"expression", Overhead::expression},    {"raw_kokkos_reduce", Overhead::raw_reduce},
+      {"sum_reduction", Overhead::sum},        {"l2_norm", Overhead::l2_norm},
+      {"sum_along_axis", Overhead::sum_along}};
+  for (const auto& o : overheads)
+    benchmark::RegisterBenchmark((std::string("host_overhead/") + o.first + "_serial").c_str(), BM_host_overhead,
+                                 o.second)
+        ->Arg(16)
+        ->ArgName("n")
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+
+  if (!on_host) {
+    std::vector<std::int64_t> big;
+    for (auto n : sizes)
+      if (n >= 10000000) big.push_back(n);
+    auto with_big = [&](benchmark::internal::Benchmark* b) {
+      for (auto n : big) b->Arg(n);
+      b->ArgName("n")->UseManualTime()->Unit(benchmark::kMicrosecond);
+    };
+    for (int per_thread : {1, 2, 4, 8})
+      for (int waves : {0, 1, 2, 4}) {
+        const std::string name = "elementwise_spread/per_thread:" + std::to_string(per_thread) +
+                                 "/waves:" + std::to_string(waves);
+        with_big(benchmark::RegisterBenchmark(name.c_str(), BM_launch_shape, tk::LaunchShape::spread(per_thread, waves)));
+      }
+    for (int team : {128, 256, 512})
+      for (int per_thread : {1, 2, 4, 8})
+        for (int waves : {1, 2, 4}) {
+          tk::impl::DeviceReduceShape shape;
+          shape.team = team;
+          shape.per_thread = per_thread;
+          shape.waves = waves;
+          const std::string name = "reduction_grid/team:" + std::to_string(team) + "/per_thread:" +
+                                   std::to_string(per_thread) + "/waves:" + std::to_string(waves);
+          with_big(benchmark::RegisterBenchmark(name.c_str(), BM_reduce_grid, shape));
+        }
+  }
 
   std::vector<tk::LaunchShape> shapes;
   for (int chunk : {0, 1, 16, 64, 256, 1024, 8192}) shapes.push_back(tk::LaunchShape::range(chunk));

@@ -19,7 +19,8 @@ namespace tk = portasim::toolkit;
 using namespace elementwise_test_support;
 
 // Every launch shape computes the same y = x1 * x2 + B over all elements (the output starts
-// at NaN, so an element no lane reached shows).
+// at NaN, so an element no lane reached shows). n is odd, so every spread (per
+// thread 1..8, one pass or grid-stride) has a ragged last step.
 template <class Exec>
 void every_launch_shape_gives_the_same_result() {
   using Mem = typename Exec::memory_space;
@@ -39,6 +40,9 @@ void every_launch_shape_gives_the_same_result() {
                        .team_size_max(tk::impl::TeamStrided<Exec, Body>{body, n, 1, 1}, Kokkos::ParallelForTag());
   std::vector<tk::LaunchShape> shapes = {tk::LaunchShape::range(), tk::LaunchShape::range(1),
                                          tk::LaunchShape::range(64), tk::LaunchShape::range(4096),
+                                         tk::LaunchShape::spread(1), tk::LaunchShape::spread(3),
+                                         tk::LaunchShape::spread(8), tk::LaunchShape::spread(2, 1),
+                                         tk::LaunchShape::spread(5, 4), tk::LaunchShape::spread(0, 1),
                                          tk::LaunchShape::teams(0, 0), tk::LaunchShape::teams(1, 1),
                                          tk::LaunchShape::teams(7, 1, vmax), tk::LaunchShape::teams(3, tmax),
                                          tk::LaunchShape::teams(0, tmax < 32 ? tmax : 32, vmax < 4 ? vmax : 4)};
@@ -52,7 +56,9 @@ void every_launch_shape_gives_the_same_result() {
   }
   // impossible shapes are refused with the shape in the message
   for (const auto& bad : {tk::LaunchShape::teams(1, 1, 3), tk::LaunchShape::teams(1, tmax + 1),
-                          tk::LaunchShape::teams(-1, 1), tk::LaunchShape::range(-5)}) {
+                          tk::LaunchShape::teams(-1, 1), tk::LaunchShape::range(-5),
+                          tk::LaunchShape::spread(tk::impl::max_elements_in_flight + 1), tk::LaunchShape::spread(-1),
+                          tk::LaunchShape::spread(2, -1)}) {
     try {
       tk::elementwise(exec, bad, tk::fn::MultiplyAdd{}, y, x1, x2, 0.25f);
       ADD_FAILURE() << bad.to_string() << " was accepted";

@@ -21,9 +21,10 @@ class Shape {
  public:
   Shape() = default;
   Shape(std::initializer_list<std::size_t> extents) {
-    require(extents.size() <= static_cast<std::size_t>(max_rank),
-            "toolkit shapes have at most " + std::to_string(max_rank) + " dimensions, got " +
-                std::to_string(extents.size()));
+    // (messages are built only on failure: shapes are made on every kernel call)
+    if (extents.size() > static_cast<std::size_t>(max_rank))
+      throw_error(ErrorKind::invalid_argument, "toolkit shapes have at most " + std::to_string(max_rank) +
+                                                   " dimensions, got " + std::to_string(extents.size()));
     for (std::size_t e : extents) m_extents[static_cast<std::size_t>(m_rank++)] = e;
   }
   template <class View>
@@ -48,8 +49,9 @@ class Shape {
 
   // The same shape without dimension `axis` (for reductions along an axis).
   Shape without(int axis) const {
-    require(axis >= 0 && axis < m_rank, "axis " + std::to_string(axis) + " out of range for shape " +
-                                            to_string() + " of rank " + std::to_string(m_rank));
+    if (axis < 0 || axis >= m_rank)
+      throw_error(ErrorKind::invalid_argument, "axis " + std::to_string(axis) + " out of range for shape " +
+                                                   to_string() + " of rank " + std::to_string(m_rank));
     Shape s;
     for (int d = 0; d < m_rank; ++d)
       if (d != axis) s.m_extents[static_cast<std::size_t>(s.m_rank++)] = extent(d);

@@ -68,35 +68,67 @@ bool first_index_fastest(const View& view) {
 
 template <class Out, class E>
 struct EvaluateBody {
+  using value_type = typename ViewOperand<Out>::value_type;
   ViewOperand<Out> out;
   E expr;
   FlatIndex index;
+  KOKKOS_FORCEINLINE_FUNCTION value_type value(const std::size_t k) const {
+    std::size_t i0, i1, i2;
+    index(k, i0, i1, i2);
+    return static_cast<value_type>(expr(i0, i1, i2));
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void store(const std::size_t k, const value_type v) const {
+    std::size_t i0, i1, i2;
+    index(k, i0, i1, i2);
+    out(i0, i1, i2) = v;
+  }
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const std::size_t k) const {
     std::size_t i0, i1, i2;
     index(k, i0, i1, i2);
-    out(i0, i1, i2) = static_cast<typename ViewOperand<Out>::value_type>(expr(i0, i1, i2));
+    out(i0, i1, i2) = static_cast<value_type>(expr(i0, i1, i2));
   }
 };
+
+// Kernel labels, built once: a std::string per call is a heap allocation on the hot path.
+inline const std::string& evaluate_label() {
+  static const std::string label("portasim::toolkit::evaluate");
+  return label;
+}
+inline const std::string& elementwise_label() {
+  static const std::string label("portasim::toolkit::elementwise");
+  return label;
+}
+
+// Throws unless `out` has the shape `expected`. The message names the View by its label,
+// read only on failure: on a GPU View::label() copies the allocation header from device
+// memory (a synchronizing cudaMemcpy in Kokkos 3.4), which on the success path cost every
+// call ~9 us and serialized it with the device.
+template <class Out>
+void require_output_view_shape(const Out& out, const Shape& expected, const char* what_after_label = "") {
+  const Shape actual = Shape::of(out);
+  if (actual == expected) return;
+  require_output_shape(actual, expected, "output View '" + out.label() + "'" + what_after_label);
+}
 
 }  // namespace impl
 
 // out = expr, one kernel on exec under the given launch shape.
 template <class Exec, class Out, class E, std::enable_if_t<is_expression<E>::value, int> = 0>
 void evaluate(const Exec& exec, const LaunchShape& shape, const Out& out, const E& expr,
-              const std::string& label = "portasim::toolkit::evaluate") {
+              const std::string& label = impl::evaluate_label()) {
   static_assert(Kokkos::is_view<Out>::value, "the output of evaluate/elementwise is a Kokkos::View");
   static_assert(!std::is_const<typename Out::value_type>::value, "the output View must be writable");
   static_assert(ViewOperand<Out>::template accessible_from<Exec>() && E::template accessible_from<Exec>(),
                 "every View of an elementwise kernel must be accessible from its execution space");
   const Shape expected = expr.shape();
-  require_output_shape(Shape::of(out), expected, "output View '" + out.label() + "'");
+  impl::require_output_view_shape(out, expected);
   const impl::FlatIndex index(expected, impl::first_index_fastest(out));
   impl::launch(label, exec, shape, expected.size(), impl::EvaluateBody<Out, E>{ViewOperand<Out>(out), expr, index});
 }
 
 template <class Exec, class Out, class E, std::enable_if_t<is_expression<E>::value, int> = 0>
 void evaluate(const Exec& exec, const Out& out, const E& expr,
-              const std::string& label = "portasim::toolkit::evaluate") {
+              const std::string& label = impl::evaluate_label()) {
   evaluate(exec, LaunchShape{}, out, expr, label);
 }
 
@@ -104,13 +136,13 @@ void evaluate(const Exec& exec, const Out& out, const E& expr,
 // expression. f is a functor (or KOKKOS_LAMBDA) callable on the devices of Exec.
 template <class Exec, class F, class Out, class... Ins>
 void elementwise(const Exec& exec, const LaunchShape& shape, const F& f, const Out& out, const Ins&... ins) {
-  evaluate(exec, shape, out, apply(f, ins...), "portasim::toolkit::elementwise");
+  evaluate(exec, shape, out, apply(f, ins...), impl::elementwise_label());
 }
 
 template <class Exec, class F, class Out, class... Ins,
           std::enable_if_t<!std::is_same<std::decay_t<F>, LaunchShape>::value, int> = 0>
 void elementwise(const Exec& exec, const F& f, const Out& out, const Ins&... ins) {
-  evaluate(exec, LaunchShape{}, out, apply(f, ins...), "portasim::toolkit::elementwise");
+  evaluate(exec, LaunchShape{}, out, apply(f, ins...), impl::elementwise_label());
 }
 
 }  // namespace portasim::toolkit

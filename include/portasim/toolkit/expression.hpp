@@ -42,7 +42,7 @@ class ViewOperand : impl::ExpressionTag {
   using value_type = typename View::non_const_value_type;
   using memory_space = typename View::memory_space;
 
-  explicit ViewOperand(const View& view) : m_view(view), m_data(view.data()) {
+  explicit ViewOperand(const View& view) : m_shape(Shape::of(view)), m_data(view.data()) {
     const int rank = static_cast<int>(View::rank);
     for (int d = 0; d < rank; ++d) {
       const int slot = max_rank - rank + d;
@@ -54,15 +54,18 @@ class ViewOperand : impl::ExpressionTag {
                                                                       std::size_t i2) const {
     return m_data[i0 * m_stride[0] + i1 * m_stride[1] + i2 * m_stride[2]];
   }
-  Shape shape() const { return Shape::of(m_view); }
-  const View& view() const { return m_view; }
+  Shape shape() const { return m_shape; }
   template <class Exec>
   static constexpr bool accessible_from() {
     return Kokkos::SpaceAccessibility<Exec, memory_space>::accessible;
   }
 
  private:
-  View m_view;  // keeps the allocation alive while the kernel may run
+  // The extents and the pointer, not the View: a managed View's reference count is an atomic
+  // update on every copy of the operand (a kernel launch copies its functor several times),
+  // and holding it would not keep the memory alive for the kernel anyway (the launch's
+  // copies are gone when parallel_for returns; freeing device memory waits for the device).
+  Shape m_shape;
   typename View::pointer_type m_data;
   std::size_t m_stride[max_rank] = {0, 0, 0};
 };

@@ -20,6 +20,8 @@
 #include "portasim/toolkit/broadcast.hpp"
 #include "portasim/toolkit/elementwise.hpp"
 #include "portasim/toolkit/expression.hpp"
+#include "portasim/toolkit/impl/reduction_scratch.hpp"
+#include "portasim/toolkit/impl/whole_reduction.hpp"
 
 namespace portasim::toolkit {
 
@@ -32,75 +34,29 @@ struct Identity {
 
 namespace impl {
 
-// A Kokkos reducer for any associative `combine` with an identity, writing into a View.
-template <class T, class Combine, class Space>
-struct CombineReducer {
-  using reducer = CombineReducer;
-  using value_type = std::remove_cv_t<T>;
-  using result_view_type = Kokkos::View<value_type, Space>;
-
-  result_view_type m_value;
-  Combine m_combine;
-  value_type m_identity;
-  bool m_references_scalar;
-
-  KOKKOS_INLINE_FUNCTION CombineReducer(value_type& value, const Combine& combine, value_type identity)
-      : m_value(&value), m_combine(combine), m_identity(identity), m_references_scalar(true) {}
-  CombineReducer(const result_view_type& value, const Combine& combine, value_type identity)
-      : m_value(value), m_combine(combine), m_identity(identity), m_references_scalar(false) {}
-
-  KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
-    dest = m_combine(dest, src);
-  }
-  // Kokkos 3.x joins through volatile references as well; goes with Kokkos 3 support.
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dest, const volatile value_type& src) const {
-    const value_type a = dest, b = src;
-    dest = m_combine(a, b);
-  }
-  KOKKOS_INLINE_FUNCTION void init(value_type& value) const { value = m_identity; }
-  KOKKOS_INLINE_FUNCTION value_type& reference() const { return *m_value.data(); }
-  KOKKOS_INLINE_FUNCTION result_view_type view() const { return m_value; }
-  KOKKOS_INLINE_FUNCTION bool references_scalar() const { return m_references_scalar; }
-};
+// Host form of the whole-array reduction: index b combines elements [b * block, (b + 1) *
+// block) into a local value first, so a float sum is a sum of block sums (far more accurate
+// than one running sum per thread), and each thread still reads contiguous memory.
+inline constexpr std::size_t host_reduce_block = 1024;
 
 template <class E, class Combine, class Acc>
-struct WholeBody {
+struct BlockedWholeBody {
   E expr;
   Combine combine;
+  Acc identity;
   FlatIndex index;
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const std::size_t k, Acc& acc) const {
-    std::size_t i0, i1, i2;
-    index(k, i0, i1, i2);
-    acc = combine(acc, static_cast<Acc>(expr(i0, i1, i2)));
-  }
-};
-
-// WholeBody over m = n / elements_per_device_thread indices, each taking elements m apart
-// (see elements_per_device_thread in launch_shape.hpp): the device form of the whole-array
-// reduction.
-template <class E, class Combine, class Acc>
-struct WholeBodyElementsApart {
-  E expr;
-  Combine combine;
-  FlatIndex index;
-  std::size_t n, m;
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const std::size_t j, Acc& acc) const {
-    for (std::size_t r = 0; r < elements_per_device_thread; ++r) {
-      const std::size_t k = j + r * m;
-      if (k < n) {
-        std::size_t i0, i1, i2;
-        index(k, i0, i1, i2);
-        acc = combine(acc, static_cast<Acc>(expr(i0, i1, i2)));
-      }
+  std::size_t n;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const std::size_t b, Acc& acc) const {
+    const std::size_t begin = b * host_reduce_block;
+    const std::size_t end = begin + host_reduce_block < n ? begin + host_reduce_block : n;
+    Acc local = identity;
+    for (std::size_t k = begin; k < end; ++k) {
+      std::size_t i0, i1, i2;
+      index(k, i0, i1, i2);
+      local = combine(local, static_cast<Acc>(expr(i0, i1, i2)));
     }
+    acc = combine(acc, local);
   }
-};
-
-template <class Result, class Post>
-struct PostMapBody {
-  Result result;
-  Post post;
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const int) const { result() = post(result()); }
 };
 
 // Reduction along one slot (0..2 of the three aligned indices) of the expression's shape:
@@ -195,12 +151,26 @@ class Reduction {
 
   Reduction(const Map& map, const Combine& combine, Acc identity, const Post& post = Post{},
             std::string name = "portasim::toolkit::reduce")
-      : m_map(map), m_combine(combine), m_identity(identity), m_post(post), m_name(std::move(name)) {}
+      : m_map(map),
+        m_combine(combine),
+        m_identity(identity),
+        m_post(post),
+        m_name(std::move(name)),
+        m_axis_name(m_name + " along axis") {}
 
   // result() = post(combine over all elements of map(ins...)); result is a rank-0 View of
-  // the accumulator type in memory the instance can write. Asynchronous on exec.
+  // the accumulator type in memory the instance can write. Asynchronous on exec: on devices
+  // one kernel (impl/whole_reduction.hpp), nothing allocated, no fence; on host backends a
+  // RangePolicy parallel_reduce, whose contiguous per-thread ranges suit CPU caches.
   template <class Exec, class Result, class... Ins>
   void operator()(const Exec& exec, const Result& result, const Ins&... ins) const {
+    (*this)(exec, impl::DeviceReduceShape{}, result, ins...);
+  }
+
+  // The same with a chosen grid for the device kernel (ignored on host backends).
+  template <class Exec, class Result, class... Ins>
+  void operator()(const Exec& exec, const impl::DeviceReduceShape& shape, const Result& result,
+                  const Ins&... ins) const {
     static_assert(Kokkos::is_view<Result>::value && Result::rank == 0,
                   "a whole-array reduction writes into a rank-0 Kokkos::View");
     static_assert(std::is_same<typename Result::non_const_value_type, Acc>::value,
@@ -210,28 +180,29 @@ class Reduction {
     static_assert(E::template accessible_from<Exec>() &&
                       Kokkos::SpaceAccessibility<Exec, typename Result::memory_space>::accessible,
                   "every View of a reduction must be accessible from its execution space");
-    const Shape shape = expr.shape();
-    if (shape.size() == 0) {
-      // Kokkos writes the identity of an empty reduction from the host, which a device
-      // result cannot take: fill it on the instance instead.
-      Kokkos::deep_copy(exec, result, m_identity);
+    if (shape.team < 0 || shape.per_thread < 0 || shape.per_thread > impl::max_elements_in_flight || shape.waves < 0)
+      throw_error(ErrorKind::invalid_argument,
+                  "reduction grid: team " + std::to_string(shape.team) + ", per_thread " +
+                      std::to_string(shape.per_thread) + ", waves " + std::to_string(shape.waves) +
+                      ": team and waves must be >= 0 (0: default), per_thread in 0.." +
+                      std::to_string(impl::max_elements_in_flight));
+    const Shape shape_in = expr.shape();
+    const std::size_t n = shape_in.size();
+    const impl::FlatIndex index(shape_in, false);
+    if constexpr (impl::is_device_space<Exec>()) {
+      impl::reduce_whole_on_device(m_name, exec, expr, index, n, m_combine, m_identity, m_post, result, shape);
     } else {
-      const impl::FlatIndex index(shape, false);
-      using Reducer = impl::CombineReducer<Acc, Combine, typename Result::memory_space>;
-      const Reducer reducer(typename Reducer::result_view_type(result), m_combine, m_identity);
-      if (impl::is_device_space<Exec>()) {
-        const std::size_t n = shape.size();
-        const std::size_t m = (n + impl::elements_per_device_thread - 1) / impl::elements_per_device_thread;
-        Kokkos::parallel_reduce(m_name, Kokkos::RangePolicy<Exec>(exec, 0, m),
-                                impl::WholeBodyElementsApart<E, Combine, Acc>{expr, m_combine, index, n, m}, reducer);
-      } else {
-        Kokkos::parallel_reduce(m_name, Kokkos::RangePolicy<Exec>(exec, 0, shape.size()),
-                                impl::WholeBody<E, Combine, Acc>{expr, m_combine, index}, reducer);
-      }
+      // Host backends finish a reduction into a scalar before returning, so the post-map
+      // and the store need no kernel of their own.
+      (void)shape;
+      Acc acc = m_identity;
+      if (n > 0)
+        Kokkos::parallel_reduce(m_name,
+                                Kokkos::RangePolicy<Exec>(exec, 0, (n + impl::host_reduce_block - 1) / impl::host_reduce_block),
+                                impl::BlockedWholeBody<E, Combine, Acc>{expr, m_combine, m_identity, index, n},
+                                impl::CombineReducer<Acc, Combine, Kokkos::HostSpace>(acc, m_combine, m_identity));
+      result() = m_post(acc);
     }
-    if (!std::is_same<Post, fn::Identity>::value)
-      Kokkos::parallel_for(m_name + " post", Kokkos::RangePolicy<Exec>(exec, 0, 1),
-                           impl::PostMapBody<Result, Post>{result, m_post});
   }
 
   // out = post(combine along `axis` of map(ins...)) for inputs broadcasting to rank 2 or 3;
@@ -244,13 +215,17 @@ class Reduction {
     static_assert(E::template accessible_from<Exec>() && ViewOperand<Out>::template accessible_from<Exec>(),
                   "every View of a reduction must be accessible from its execution space");
     const Shape shape = expr.shape();
-    require(shape.rank() >= 2, "a reduction along an axis needs operands of rank 2 or 3, they broadcast to " +
-                                   shape.to_string() + " (reduce the whole array instead)");
-    require(axis >= 0 && axis < shape.rank(), "reduction axis " + std::to_string(axis) +
-                                                  " out of range for shape " + shape.to_string());
+    // (messages are built only on failure; see impl::require_output_view_shape)
+    if (shape.rank() < 2)
+      throw_error(ErrorKind::invalid_argument, "a reduction along an axis needs operands of rank 2 or 3, they broadcast to " +
+                                                   shape.to_string() + " (reduce the whole array instead)");
+    if (axis < 0 || axis >= shape.rank())
+      throw_error(ErrorKind::invalid_argument,
+                  "reduction axis " + std::to_string(axis) + " out of range for shape " + shape.to_string());
     const Shape out_shape = shape.without(axis);
-    require_output_shape(Shape::of(out), out_shape,
-                         "output View '" + out.label() + "' of the reduction along axis " + std::to_string(axis));
+    if (Shape::of(out) != out_shape)
+      require_output_shape(Shape::of(out), out_shape,
+                           "output View '" + out.label() + "' of the reduction along axis " + std::to_string(axis));
     impl::AxisGeometry geometry;
     geometry.axis_slot = max_rank - shape.rank() + axis;
     for (int slot = 0; slot < max_rank; ++slot) geometry.extent[slot] = shape.from_right(max_rank - 1 - slot);
@@ -265,23 +240,30 @@ class Reduction {
       using Policy = Kokkos::TeamPolicy<Exec>;
       impl::AxisTeamBody<Exec, Out, E, Combine, Post, Acc> body{ViewOperand<Out>(out), expr, m_combine,
                                                                 m_post, m_identity, geometry};
-      Kokkos::parallel_for(m_name + " along axis", Policy(exec, static_cast<int>(outputs), Kokkos::AUTO), body);
+      Kokkos::parallel_for(m_axis_name, Policy(exec, static_cast<int>(outputs), Kokkos::AUTO), body);
     } else {
-      Kokkos::parallel_for(m_name + " along axis", Kokkos::RangePolicy<Exec>(exec, 0, outputs),
+      Kokkos::parallel_for(m_axis_name, Kokkos::RangePolicy<Exec>(exec, 0, outputs),
                            impl::AxisFlatBody<Out, E, Combine, Post, Acc>{ViewOperand<Out>(out), expr, m_combine,
                                                                          m_post, m_identity, geometry});
     }
   }
 
   // The explicit synchronous convenience form: reduces on exec, waits for it, returns the
-  // value on the host.
+  // value on the host. Nothing is allocated: host backends reduce straight into the
+  // returned variable, devices into a slot of the instance's reduction scratch.
   template <class Exec, class... Ins>
   Acc value(const Exec& exec, const Ins&... ins) const {
-    Kokkos::View<Acc, typename Exec::memory_space> result(Kokkos::view_alloc(std::string("reduction result"), exec));
-    (*this)(exec, result, ins...);
     Acc host{};
-    Kokkos::deep_copy(exec, Kokkos::View<Acc, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(&host), result);
-    exec.fence();
+    const Kokkos::View<Acc, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host_view(&host);
+    if constexpr (impl::is_device_space<Exec>()) {
+      const Kokkos::View<Acc, typename Exec::memory_space, Kokkos::MemoryUnmanaged> slot(
+          static_cast<Acc*>(impl::reduction_scratch(exec).value));
+      (*this)(exec, slot, ins...);
+      Kokkos::deep_copy(exec, host_view, slot);
+      exec.fence();
+    } else {
+      (*this)(exec, host_view, ins...);
+    }
     return host;
   }
 
@@ -291,6 +273,7 @@ class Reduction {
   Acc m_identity;
   Post m_post;
   std::string m_name;
+  std::string m_axis_name;
 };
 
 template <class Map, class Combine, class Acc, class Post = fn::Identity>
@@ -343,44 +326,54 @@ Reduction<impl::CastSquare<Acc>, fn::Plus, Acc, fn::Sqrt> l2_norm_reduction() {
   return {impl::CastSquare<Acc>{}, fn::Plus{}, Acc(0), fn::Sqrt{}, "portasim::toolkit::l2_norm"};
 }
 
-// Whole-array forms into a rank-0 device View (accumulator = the result's value type).
+// Whole-array forms into a rank-0 device View (accumulator = the result's value type). Each
+// reduction object is made once per type (its name strings would cost allocations per call).
 template <class Exec, class Result, class In>
 void sum(const Exec& exec, const Result& result, const In& in) {
-  sum_reduction<typename Result::non_const_value_type>()(exec, result, in);
+  static const auto reduction = sum_reduction<typename Result::non_const_value_type>();
+  reduction(exec, result, in);
 }
 template <class Exec, class Result, class In>
 void min(const Exec& exec, const Result& result, const In& in) {
-  min_reduction<typename Result::non_const_value_type>()(exec, result, in);
+  static const auto reduction = min_reduction<typename Result::non_const_value_type>();
+  reduction(exec, result, in);
 }
 template <class Exec, class Result, class In>
 void max(const Exec& exec, const Result& result, const In& in) {
-  max_reduction<typename Result::non_const_value_type>()(exec, result, in);
+  static const auto reduction = max_reduction<typename Result::non_const_value_type>();
+  reduction(exec, result, in);
 }
 template <class Exec, class Result, class A, class B>
 void dot(const Exec& exec, const Result& result, const A& a, const B& b) {
-  dot_reduction<typename Result::non_const_value_type>()(exec, result, a, b);
+  static const auto reduction = dot_reduction<typename Result::non_const_value_type>();
+  reduction(exec, result, a, b);
 }
 template <class Exec, class Result, class In>
 void l2_norm(const Exec& exec, const Result& result, const In& in) {
-  l2_norm_reduction<typename Result::non_const_value_type>()(exec, result, in);
+  static const auto reduction = l2_norm_reduction<typename Result::non_const_value_type>();
+  reduction(exec, result, in);
 }
 
 // Along an axis (accumulating in the output's value type).
 template <class Exec, class Out, class In>
 void sum_along(const Exec& exec, int axis, const Out& out, const In& in) {
-  sum_reduction<typename Out::non_const_value_type>().along(exec, axis, out, in);
+  static const auto reduction = sum_reduction<typename Out::non_const_value_type>();
+  reduction.along(exec, axis, out, in);
 }
 template <class Exec, class Out, class In>
 void min_along(const Exec& exec, int axis, const Out& out, const In& in) {
-  min_reduction<typename Out::non_const_value_type>().along(exec, axis, out, in);
+  static const auto reduction = min_reduction<typename Out::non_const_value_type>();
+  reduction.along(exec, axis, out, in);
 }
 template <class Exec, class Out, class In>
 void max_along(const Exec& exec, int axis, const Out& out, const In& in) {
-  max_reduction<typename Out::non_const_value_type>().along(exec, axis, out, in);
+  static const auto reduction = max_reduction<typename Out::non_const_value_type>();
+  reduction.along(exec, axis, out, in);
 }
 template <class Exec, class Out, class In>
 void l2_norm_along(const Exec& exec, int axis, const Out& out, const In& in) {
-  l2_norm_reduction<typename Out::non_const_value_type>().along(exec, axis, out, in);
+  static const auto reduction = l2_norm_reduction<typename Out::non_const_value_type>();
+  reduction.along(exec, axis, out, in);
 }
 
 }  // namespace portasim::toolkit

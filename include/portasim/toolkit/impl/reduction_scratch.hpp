@@ -1,0 +1,86 @@
+#pragma once
+// Device scratch of the whole-array reduction kernel: per instance (CUDA stream), a counter
+// of the teams that are done and room for one partial result per team. Allocated on the
+// first reduction on an instance and kept until Kokkos is finalized: kernels on one stream
+// run in order, so every reduction on that stream can use the same scratch without an
+// allocation, a fence or a reset (the kernel's last team sets the counter back to 0).
+// Instances on different streams get different scratch and may reduce concurrently.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "portasim/core/impl/backend.hpp"
+
+namespace portasim::toolkit::impl {
+
+// Layout: the counter at 0, a result slot for the synchronous value() form at
+// reduction_scratch_value_offset, the partials from reduction_scratch_header on.
+inline constexpr std::size_t reduction_scratch_value_offset = 256;
+inline constexpr std::size_t reduction_scratch_header = 4096;
+inline constexpr std::size_t reduction_scratch_partial_bytes = 64 * 1024;
+
+struct ReductionScratch {
+  unsigned int* counter = nullptr;
+  void* value = nullptr;
+  void* partials = nullptr;
+};
+
+template <class MemorySpace>
+class ReductionScratchRegistry {
+ public:
+  static ReductionScratchRegistry& get() {
+    static ReductionScratchRegistry registry;
+    return registry;
+  }
+
+  template <class Exec>
+  ReductionScratch scratch(const Exec& exec) {
+    const std::uintptr_t key = portasim::impl::StreamKey<Exec>::of(exec);
+    std::lock_guard<std::mutex> lock(m_mutex);
+    auto found = m_blocks.find(key);
+    if (found == m_blocks.end()) {
+      if (!m_hook_pushed) {
+        // Before Kokkos finalizes its spaces; a later Kokkos::initialize starts afresh.
+        Kokkos::push_finalize_hook([] { get().release(); });
+        m_hook_pushed = true;
+      }
+      void* block = Kokkos::kokkos_malloc<MemorySpace>(std::string("portasim::toolkit::reduction_scratch"),
+                                                       reduction_scratch_header + reduction_scratch_partial_bytes);
+      // zeroed on the instance itself, ordered before the first reduction that uses it
+      Kokkos::deep_copy(exec,
+                        Kokkos::View<unsigned int, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                            static_cast<unsigned int*>(block)),
+                        0u);
+      found = m_blocks.emplace(key, block).first;
+    }
+    ReductionScratch s;
+    s.counter = static_cast<unsigned int*>(found->second);
+    s.value = static_cast<char*>(found->second) + reduction_scratch_value_offset;
+    s.partials = static_cast<char*>(found->second) + reduction_scratch_header;
+    return s;
+  }
+
+ private:
+  void release() {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    for (auto& entry : m_blocks) Kokkos::kokkos_free<MemorySpace>(entry.second);
+    m_blocks.clear();
+    m_hook_pushed = false;
+  }
+
+  std::mutex m_mutex;
+  std::map<std::uintptr_t, void*> m_blocks;
+  bool m_hook_pushed = false;
+};
+
+template <class Exec>
+ReductionScratch reduction_scratch(const Exec& exec) {
+  return ReductionScratchRegistry<typename Exec::memory_space>::get().scratch(exec);
+}
+
+}  // namespace portasim::toolkit::impl
