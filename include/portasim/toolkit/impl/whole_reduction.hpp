@@ -164,6 +164,13 @@ void reduce_whole_on_device(const std::string& label, const Exec& exec, const E&
                             const Result& result, const DeviceReduceShape& shape = {}) {
   static_assert(sizeof(Acc) <= reduction_scratch_header - reduction_scratch_value_offset,
                 "the accumulator type is too large for the reduction scratch");
+  if (n == 0) {  // post(identity), whatever the identity: teams would join it once per thread
+    const Post post_map = post;
+    const Result out = result;
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<Exec>(exec, 0, 1), KOKKOS_LAMBDA(const int) { out() = post_map(identity); });
+    return;
+  }
   const int team = shape.team > 0 ? shape.team : default_reduce_team;
   const int per_thread = shape.per_thread > 0 ? shape.per_thread : default_reduce_per_thread;
   const int waves = shape.waves > 0 ? shape.waves : default_reduce_waves;
@@ -174,7 +181,7 @@ void reduce_whole_on_device(const std::string& label, const Exec& exec, const E&
   if (teams > full_grid) teams = full_grid;
   const std::size_t capacity = reduction_scratch_partial_bytes / sizeof(Acc);
   if (teams > capacity) teams = capacity;
-  if (teams == 0) teams = 1;  // n = 0: one team writes post(identity)
+  if (teams == 0) teams = 1;  // a grid cap below one team (tiny devices, huge teams)
   const ReductionScratch scratch = reduction_scratch(exec);
   TwoLevelReduce<Exec, E, Combine, Post, Acc, Result> body{expr,   combine,    post,   identity,
                                                           index,  n,          per_thread, result,
