@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "portasim/core/instance_pool.hpp"
 #include "portasim/toolkit/elementwise.hpp"
@@ -22,6 +23,21 @@ struct Clamp01 {
     return a < A(0) ? A(0) : (a > A(1) ? A(1) : a);
   }
 };
+
+// The compile-time rank of an expression is the largest of its operands' (kernels map flat
+// element numbers straight to the index when it is <= 1): a rank below the run-time one
+// would index a 2-D operand as 1-D.
+using Vector = Kokkos::View<float*>;
+using Matrix = Kokkos::View<float**>;
+using Cube = Kokkos::View<float***>;
+static_assert(tk::ViewOperand<Vector>::static_rank == 1 && tk::ViewOperand<Cube>::static_rank == 3, "");
+static_assert(tk::ScalarOperand<float>::static_rank == 0, "");
+static_assert(decltype(tk::arg(std::declval<Vector>()) * 2.0f)::static_rank == 1, "");
+static_assert(decltype(tk::arg(std::declval<Vector>()) + tk::arg(std::declval<Matrix>()))::static_rank == 2, "");
+static_assert(decltype(tk::apply(tk::fn::MultiplyAdd{}, 1.0f, std::declval<Vector>(),
+                                 tk::arg(std::declval<Cube>()) - 1.0f))::static_rank == 3,
+              "");
+static_assert(decltype(tk::scalar(1.0f) + 2.0f)::static_rank == 0, "");
 
 template <class Exec>
 void fused_expressions_run_as_one_kernel() {

@@ -45,12 +45,14 @@ template <class Exec>
 std::vector<std::size_t> boundary_sizes(const Exec& exec) {
   const std::size_t team = tk::impl::default_reduce_team;
   const std::size_t chunk = team * tk::impl::default_reduce_per_thread;
-  const std::size_t grid_teams = static_cast<std::size_t>(tk::impl::default_reduce_waves) *
-                                 static_cast<std::size_t>(exec.concurrency()) / team;
-  const std::size_t grid = (grid_teams > 0 ? grid_teams : 1) * chunk;  // one step of the whole grid
+  const std::size_t grid_teams = std::max<std::size_t>(
+      1, static_cast<std::size_t>(tk::impl::default_reduce_waves) * static_cast<std::size_t>(exec.concurrency()) / team);
+  const std::size_t grid = grid_teams * chunk;  // one chunk for every team of the grid
+  const std::size_t warp_shares = grid_teams * 32;  // every team a share of exactly 32
   std::vector<std::size_t> sizes = {1, 2, team - 1, team, team + 1, chunk - 1, chunk + 1, 3 * chunk + 7};
-  for (std::size_t s : {grid - 1, grid, grid + 1, 2 * grid + team + 3}) sizes.push_back(s);
-  sizes.push_back(3000001);  // large and odd: several grid-stride steps and a ragged end
+  for (std::size_t s : {warp_shares - 1, warp_shares, warp_shares + 1, grid - 1, grid, grid + 1, 2 * grid + team + 3})
+    sizes.push_back(s);
+  sizes.push_back(3000001);  // large and odd: several chunks per share and a ragged end
   return sizes;
 }
 
@@ -165,8 +167,8 @@ void other_grid_shapes() {
   for (double v : hx) sum += v;
   Kokkos::View<double, Mem> rd("rd");
   const auto total = tk::sum_reduction<double>();
-  for (int team : {32, 128, 256})  // (larger teams may exceed what the kernel's registers allow)
-    for (int per_thread : {1, 3, 8})
+  for (int team : {32, 128, 256, 1024})  // (the kernel is bounded to 32 registers: any team fits)
+    for (int per_thread : {1, 2, 3, 4, 8})
       for (int waves : {1, 4}) {
         tk::impl::DeviceReduceShape shape;
         shape.team = team;
@@ -204,7 +206,7 @@ void device_kernel_on_every_backend() {
     const auto expr = tk::apply(tk::fn::Square{}, x);
     const tk::impl::FlatIndex index(expr.shape(), false);
     for (int team : {1, 32})
-      for (int per_thread : {1, 3, 8})
+      for (int per_thread : {1, 2, 3, 4, 8})
         for (int waves : {1, 3}) {
           if (!device && team > 1) continue;  // host teams: one thread is always possible
           tk::impl::DeviceReduceShape shape;

@@ -37,6 +37,15 @@ struct FlatIndex {
     e1 = s.from_right(1);
     e2 = s.from_right(0);
   }
+  // The same for operands whose rank is known at compile time: rank <= 1 needs no dispatch.
+  template <int StaticRank>
+  KOKKOS_FORCEINLINE_FUNCTION void at(std::size_t k, std::size_t& i0, std::size_t& i1, std::size_t& i2) const {
+    if constexpr (StaticRank <= 1) {
+      i0 = 0, i1 = 0, i2 = k;
+    } else {
+      (*this)(k, i0, i1, i2);
+    }
+  }
   KOKKOS_FORCEINLINE_FUNCTION void operator()(std::size_t k, std::size_t& i0, std::size_t& i1,
                                               std::size_t& i2) const {
     if (rank <= 1) {
@@ -69,22 +78,24 @@ bool first_index_fastest(const View& view) {
 template <class Out, class E>
 struct EvaluateBody {
   using value_type = typename ViewOperand<Out>::value_type;
+  static constexpr int static_rank =
+      ViewOperand<Out>::static_rank > E::static_rank ? ViewOperand<Out>::static_rank : E::static_rank;
   ViewOperand<Out> out;
   E expr;
   FlatIndex index;
   KOKKOS_FORCEINLINE_FUNCTION value_type value(const std::size_t k) const {
     std::size_t i0, i1, i2;
-    index(k, i0, i1, i2);
+    index.template at<static_rank>(k, i0, i1, i2);
     return static_cast<value_type>(expr(i0, i1, i2));
   }
   KOKKOS_FORCEINLINE_FUNCTION void store(const std::size_t k, const value_type v) const {
     std::size_t i0, i1, i2;
-    index(k, i0, i1, i2);
+    index.template at<static_rank>(k, i0, i1, i2);
     out(i0, i1, i2) = v;
   }
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const std::size_t k) const {
     std::size_t i0, i1, i2;
-    index(k, i0, i1, i2);
+    index.template at<static_rank>(k, i0, i1, i2);
     out(i0, i1, i2) = static_cast<value_type>(expr(i0, i1, i2));
   }
 };

@@ -41,6 +41,10 @@ class ViewOperand : impl::ExpressionTag {
   using view_type = View;
   using value_type = typename View::non_const_value_type;
   using memory_space = typename View::memory_space;
+  // The rank known at compile time (every node has one): kernels over operands of rank <= 1
+  // map a flat element number straight to the index, without the run-time rank dispatch
+  // and divisions of impl::FlatIndex, which cost half the bandwidth of a GPU reduction.
+  static constexpr int static_rank = static_cast<int>(View::rank);
 
   explicit ViewOperand(const View& view) : m_shape(Shape::of(view)), m_data(view.data()) {
     const int rank = static_cast<int>(View::rank);
@@ -75,6 +79,7 @@ template <class T>
 class ScalarOperand : impl::ExpressionTag {
  public:
   using value_type = T;
+  static constexpr int static_rank = 0;
   explicit ScalarOperand(T value) : m_value(value) {}
   KOKKOS_FORCEINLINE_FUNCTION T operator()(std::size_t, std::size_t, std::size_t) const { return m_value; }
   Shape shape() const { return Shape{}; }
@@ -91,6 +96,7 @@ namespace impl {
 // with the one operation the kernels need: evaluate every member at an index and call f.
 template <class... Es>
 struct Pack {
+  static constexpr int static_rank = 0;
   template <class F, class... Vs>
   KOKKOS_FORCEINLINE_FUNCTION auto apply(const F& f, std::size_t, std::size_t, std::size_t, Vs... vs) const {
     return f(vs...);
@@ -102,6 +108,8 @@ struct Pack {
 
 template <class E, class... Es>
 struct Pack<E, Es...> {
+  static constexpr int static_rank =
+      E::static_rank > Pack<Es...>::static_rank ? E::static_rank : Pack<Es...>::static_rank;
   E head;
   Pack<Es...> tail;
   template <class F, class... Vs>
@@ -132,6 +140,7 @@ template <class F, class... Es>
 class Call : impl::ExpressionTag {
  public:
   using value_type = std::decay_t<decltype(std::declval<const F&>()(std::declval<typename Es::value_type>()...))>;
+  static constexpr int static_rank = impl::Pack<Es...>::static_rank;
 
   Call(const F& f, const Es&... es) : m_f(f), m_args(impl::make_pack(es...)) {}
   KOKKOS_FORCEINLINE_FUNCTION value_type operator()(std::size_t i0, std::size_t i1, std::size_t i2) const {

@@ -52,7 +52,7 @@ struct BlockedWholeBody {
     Acc local = identity;
     for (std::size_t k = begin; k < end; ++k) {
       std::size_t i0, i1, i2;
-      index(k, i0, i1, i2);
+      index.template at<E::static_rank>(k, i0, i1, i2);
       local = combine(local, static_cast<Acc>(expr(i0, i1, i2)));
     }
     acc = combine(acc, local);

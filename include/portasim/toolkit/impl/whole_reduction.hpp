@@ -1,15 +1,23 @@
 #pragma once
 // The device kernel of a whole-array reduction, in one launch (Kokkos 3.4's RangePolicy
 // parallel_reduce reaches only 677 GB/s of an H200's 4 TB/s at 1e8 floats):
-//   1. a fixed grid of teams walks the elements grid-stride in chunks of team * per_thread;
-//      each thread keeps per_thread independent accumulators over elements a team-width
-//      apart (every load coalesced, per_thread loads in flight per thread);
+//   1. a grid of teams that the device holds at once (one wave; the kernel is limited to 32
+//      registers so that a full wave fits) splits the elements into equal contiguous shares,
+//      one per team; a team walks its share in chunks of team * per_thread, each thread
+//      taking per_thread elements a team-width apart per chunk (every load coalesced,
+//      per_thread loads in flight per thread, all issued before any use);
 //   2. each team combines its threads' values and writes one partial into the instance's
 //      scratch (reduction_scratch.hpp), then counts itself done with an atomic;
 //   3. the last team to finish combines the partials, applies the post-map and writes the
 //      rank-0 result, and resets the counter for the next reduction on the stream.
-// Accuracy: a float sum of n elements is summed in ~n / (teams * team * per_thread) steps
-// per accumulator, then in trees: pairwise-like, far better than one running sum.
+// One wave and equal shares matter at n ~ 1e7, where each team has only a few chunks: with
+// a grid-stride walk some teams took one chunk more than others, and with a grid larger
+// than the device holds, the teams of a partial second wave ran alone at the end (1e7
+// floats on an H200: 15.6 us so, 13.6 us now; at 1e8 a grid-stride walk over whole rounds
+// with equal shares of the rest measured the same as equal shares alone).
+// Accuracy: a thread sums each chunk of per_thread elements in a tree and the chunk sums in
+// ~n / (teams * team * per_thread) steps, then threads and teams in trees: pairwise-like,
+// far better than one running sum.
 
 #include <Kokkos_Core.hpp>
 
@@ -58,13 +66,16 @@ struct CombineReducer {
 // The grid of the device kernel; zeros mean the defaults.
 struct DeviceReduceShape {
   int team = 0;        // threads per team, default 256
-  int per_thread = 0;  // accumulators (loads in flight) per thread, 1..8, default 4
-  int waves = 0;       // teams = waves * exec.concurrency() / team at most, default 2
+  int per_thread = 0;  // elements (loads in flight) per thread and chunk, 1..8, default 4
+  int waves = 0;       // teams = waves * exec.concurrency() / team at most, default 1
 };
 
 inline constexpr int default_reduce_team = 256;
 inline constexpr int default_reduce_per_thread = 4;
-inline constexpr int default_reduce_waves = 2;
+inline constexpr int default_reduce_waves = 1;
+// Blocks of up to 1024 threads, at least 2 per multiprocessor: at most 32 registers per
+// thread, so that 2048 threads, the whole of exec.concurrency(), are resident at once.
+using WholeReduceLaunchBounds = Kokkos::LaunchBounds<1024, 2>;
 
 // A partial written by another team: read past this SM's L1, which is not coherent with the
 // other SMs' stores (the writers fenced before counting themselves done).
@@ -79,13 +90,14 @@ KOKKOS_FORCEINLINE_FUNCTION Acc load_partial(const Acc* p) {
 
 template <class Exec, class E, class Combine, class Post, class Acc, class Result>
 struct TwoLevelReduce {
-  using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
+  using member_type = typename Kokkos::TeamPolicy<Exec, WholeReduceLaunchBounds>::member_type;
   E expr;
   Combine combine;
   Post post;
   Acc identity;
   FlatIndex index;
   std::size_t n;
+  std::size_t share;  // elements per team, a multiple of 32 (warp-aligned shares)
   int per_thread;
   Result result;
   Acc* partials;
@@ -93,32 +105,65 @@ struct TwoLevelReduce {
 
   KOKKOS_FORCEINLINE_FUNCTION Acc element(const std::size_t k) const {
     std::size_t i0, i1, i2;
-    index(k, i0, i1, i2);
+    index.template at<E::static_rank>(k, i0, i1, i2);
     return static_cast<Acc>(expr(i0, i1, i2));
+  }
+
+  // Grid-stride over chunks of Count elements a team-width apart per thread, Count known at
+  // compile time: the Count loads of a full chunk are issued back to back and only then
+  // used. With a run-time count every load sat in its own guarded block with its map (the
+  // square of an L2 norm) right behind it, so a thread waited for each load in turn.
+  // A thread's part of the range [first - team_rank, end): chunks of Count elements a
+  // team-width apart, Count known at compile time so that the Count loads of a full chunk
+  // are issued back to back and only then used (with a run-time count every load sat in its
+  // own guarded block with its map right behind it: one load in flight per thread). Each
+  // chunk is combined in a tree and then into the one running value, which keeps the
+  // registers to Count + 1 values (the kernel has 32). The range ends in at most one
+  // partial chunk.
+  template <int Count>
+  KOKKOS_FORCEINLINE_FUNCTION void accumulate(std::size_t first, std::size_t end, std::size_t team, Acc& acc) const {
+    std::size_t base = first;
+    for (; base + static_cast<std::size_t>(Count - 1) * team < end; base += static_cast<std::size_t>(Count) * team)
+      acc = combine(acc, full_chunk<Count>(base, team));
+    for (int r = 0; r < Count; ++r) {
+      const std::size_t k = base + static_cast<std::size_t>(r) * team;
+      if (k < end) acc = combine(acc, element(k));
+    }
+  }
+  template <int Count>
+  KOKKOS_FORCEINLINE_FUNCTION Acc full_chunk(std::size_t base, std::size_t team) const {
+    Acc v[Count];
+    for (int r = 0; r < Count; ++r) v[r] = element(base + static_cast<std::size_t>(r) * team);
+    for (int width = 1; width < Count; width *= 2)
+      for (int r = 0; r + width < Count; r += 2 * width) v[r] = combine(v[r], v[r + width]);
+    return v[0];
+  }
+  // Counts other than 1, 2, 4 and 8 (launch-shape sweeps only): guarded, one load at a time.
+  KOKKOS_FORCEINLINE_FUNCTION void accumulate_any(std::size_t first, std::size_t end, std::size_t team,
+                                                  Acc& acc) const {
+    const std::size_t chunk = static_cast<std::size_t>(per_thread) * team;
+    for (std::size_t base = first; base < end; base += chunk)
+      for (int r = 0; r < max_elements_in_flight; ++r) {
+        const std::size_t k = base + static_cast<std::size_t>(r) * team;
+        if (r < per_thread && k < end) acc = combine(acc, element(k));
+      }
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
     const std::size_t team = static_cast<std::size_t>(member.team_size());
     const std::size_t league = static_cast<std::size_t>(member.league_size());
-    const std::size_t chunk = team * static_cast<std::size_t>(per_thread);
-    Acc acc[max_elements_in_flight];
-    for (int r = 0; r < max_elements_in_flight; ++r) acc[r] = identity;
-    for (std::size_t base = static_cast<std::size_t>(member.league_rank()) * chunk +
-                            static_cast<std::size_t>(member.team_rank());
-         base < n; base += league * chunk) {
-      if (base + (chunk - team) < n) {  // the whole chunk is inside: no bound checks
-        for (int r = 0; r < max_elements_in_flight; ++r)
-          if (r < per_thread) acc[r] = combine(acc[r], element(base + static_cast<std::size_t>(r) * team));
-      } else {
-        for (int r = 0; r < max_elements_in_flight; ++r) {
-          const std::size_t k = base + static_cast<std::size_t>(r) * team;
-          if (r < per_thread && k < n) acc[r] = combine(acc[r], element(k));
-        }
-      }
+    const int rank = member.league_rank();
+    const std::size_t begin = static_cast<std::size_t>(rank) * share;
+    const std::size_t end = begin + share < n ? begin + share : n;
+    const std::size_t first = begin + static_cast<std::size_t>(member.team_rank());
+    Acc mine = identity;
+    switch (per_thread) {
+      case 1: accumulate<1>(first, end, team, mine); break;
+      case 2: accumulate<2>(first, end, team, mine); break;
+      case 4: accumulate<4>(first, end, team, mine); break;
+      case 8: accumulate<8>(first, end, team, mine); break;
+      default: accumulate_any(first, end, team, mine);
     }
-    for (int width = 1; width < max_elements_in_flight; width *= 2)  // a tree over the accumulators
-      for (int r = 0; r + width < max_elements_in_flight; r += 2 * width) acc[r] = combine(acc[r], acc[r + width]);
-    const Acc mine = acc[0];
 
     // One index per thread: each thread's value enters the team's tree exactly once.
     const Combine& c = combine;
@@ -130,7 +175,6 @@ struct TwoLevelReduce {
     Acc* const p = partials;
     unsigned int* const done = counter;
     const unsigned int teams = static_cast<unsigned int>(league);
-    const int rank = member.league_rank();
     int last = 0;
     Kokkos::single(
         Kokkos::PerTeam(member),
@@ -182,11 +226,15 @@ void reduce_whole_on_device(const std::string& label, const Exec& exec, const E&
   const std::size_t capacity = reduction_scratch_partial_bytes / sizeof(Acc);
   if (teams > capacity) teams = capacity;
   if (teams == 0) teams = 1;  // a grid cap below one team (tiny devices, huge teams)
+  constexpr std::size_t warp_aligned = 32;
+  const std::size_t share = ((n + teams - 1) / teams + warp_aligned - 1) / warp_aligned * warp_aligned;
+  teams = (n + share - 1) / share;  // rounding the share up may leave the last teams nothing
   const ReductionScratch scratch = reduction_scratch(exec);
-  TwoLevelReduce<Exec, E, Combine, Post, Acc, Result> body{expr,   combine,    post,   identity,
-                                                          index,  n,          per_thread, result,
-                                                          static_cast<Acc*>(scratch.partials), scratch.counter};
-  Kokkos::parallel_for(label, Kokkos::TeamPolicy<Exec>(exec, static_cast<int>(teams), team), body);
+  TwoLevelReduce<Exec, E, Combine, Post, Acc, Result> body{expr,   combine, post,       identity,
+                                                          index,  n,       share,      per_thread,
+                                                          result, static_cast<Acc*>(scratch.partials), scratch.counter};
+  Kokkos::parallel_for(label, Kokkos::TeamPolicy<Exec, WholeReduceLaunchBounds>(exec, static_cast<int>(teams), team),
+                       body);
 }
 
 }  // namespace portasim::toolkit::impl
