@@ -357,7 +357,7 @@ void register_all() {
         {"sum_first_axis_float", AxisCase{0}}, {"sum_last_axis_16_rows_float", AxisCase{1, 16}},
         {"sum_first_axis_16_cols_float", AxisCase{0, 16}}};
     for (const auto& a : axis_cases) {
-      for (int segments : {1, 64, 256, 1024, 4096}) {
+      for (int segments : {1, 64, 256, 1024, 4096, 16384}) {
         AxisCase c = a.second;
         c.split.segments = segments;
         const std::string name = std::string("reduction_axis_split/") + a.first + "/segments:" + std::to_string(segments);

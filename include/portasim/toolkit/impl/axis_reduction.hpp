@@ -42,6 +42,7 @@ struct AxisReduceShape {
 };
 
 inline constexpr int axis_elements_in_flight = 4;
+inline constexpr std::size_t axis_team_steps = 4;  // a rows team: rows / (4 x 4) threads, up to 256
 inline constexpr int axis_block_steps = 64;              // steps of a thread's local block
 inline constexpr int axis_default_waves = 2;
 inline constexpr std::size_t axis_min_elements_per_thread = 32;  // below: partials cost too much
@@ -72,8 +73,8 @@ inline int pow2_team(std::size_t threads_wanted, bool device) {
 inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool rows, bool device,
                                 std::size_t concurrency, std::size_t acc_bytes, const AxisReduceShape& shape) {
   AxisPlan plan;
-  const std::size_t per_step = axis_elements_in_flight;
-  if (rows) plan.team = pow2_team(ceil_div(length, per_step), device);
+  const std::size_t per_thread = axis_elements_in_flight * axis_team_steps;
+  if (rows) plan.team = pow2_team(ceil_div(length, per_thread), device);
   if (outputs == 0) return plan;
   const std::size_t waves = shape.waves > 0 ? static_cast<std::size_t>(shape.waves) : axis_default_waves;
   const std::size_t wanted = waves * (concurrency > 0 ? concurrency : 1);
@@ -94,7 +95,7 @@ inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool ro
   if (s < 1) s = 1;
   plan.segments = s;
   if (s > 1) {
-    if (rows) plan.team = pow2_team(ceil_div(ceil_div(length, s), per_step), device);
+    if (rows) plan.team = pow2_team(ceil_div(ceil_div(length, s), per_thread), device);
     plan.combine_team = pow2_team(ceil_div(s, 8), device);
   }
   return plan;
