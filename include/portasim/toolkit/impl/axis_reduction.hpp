@@ -24,9 +24,9 @@
 
 #include <cstddef>
 #include <string>
-#include <type_traits>
 
 #include "portasim/toolkit/elementwise.hpp"
+#include "portasim/toolkit/expression.hpp"
 #include "portasim/toolkit/impl/reduction_scratch.hpp"
 #include "portasim/toolkit/impl/whole_reduction.hpp"
 #include "portasim/toolkit/launch_shape.hpp"
