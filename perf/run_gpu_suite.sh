@@ -4,7 +4,7 @@
 # that our figures and theirs come from one machine and one run.
 # usage: perf/run_gpu_suite.sh STAGE_DIR OUT_DIR PART...
 #   parts: info tests disk sanitize sanitize-cli oom overlap hh hh-integrators hh-peer life life-peer sfap cpu
-#          blas-peer toolkit-linalg toolkit-memory toolkit toolkit-cli scale
+#          blas-peer toolkit-linalg toolkit-memory toolkit toolkit-axis toolkit-cli scale
 #   (toolkit plots every toolkit_*.json in OUT_DIR: run toolkit-linalg and toolkit-memory first)
 set -u
 stage=$1 out=$2
@@ -137,6 +137,12 @@ for part in "$@"; do
       else
         echo "no matplotlib here: perf/toolkit/plot_bench_toolkit.py --outdir PLOTS $out/toolkit_*.json ${peer_args[*]}"
       fi ;;
+    toolkit-axis)
+      # Reductions along an axis only: the (n/1024, 1024) and few-output (16 rows / 16 columns)
+      # cases, and the split forced or aimed at other waves (reduction_axis_split/*, n >= 1e7).
+      # Named apart from toolkit_*.json so that the toolkit part's plots do not take it twice.
+      "$stage/bin/portasim_bench_toolkit_elementwise" --benchmark_filter='^(reduction_axis|copy)' \
+        --benchmark_out="$out/axis_reduction.json" --benchmark_out_format=json || status=1 ;;
     toolkit-cli)
       # `portasim toolkit` at the spec's CuPy sizes (y = x1*x2 + B and the L2 norm at 1e8
       # float32, SVD 1000 x 1000, matmul 4096^3 three ways), every check against the host, then

@@ -3,7 +3,9 @@
 //   elementwise/<variant>/n:N     y = x1 * x2 + B in float; GB_per_s = 3 * 4 * n / t
 //   copy/deep_copy_float/n:N      the measured copy bandwidth; GB_per_s = 2 * 4 * n / t
 //   reduction/<variant>/n:N       L2 norm / sum of n floats into a device View; GB_per_s = 4 n / t
-//   reduction_axis/<variant>/n:N  sum of an (n / 1024, 1024) float array along one axis
+//   reduction_axis/<variant>/n:N  sum of an (n / 1024, 1024) float array along one axis, or of
+//                                 (16, n / 16) along axis 1 / (n / 16, 16) along axis 0 (few
+//                                 outputs: the reduced axis split in segments); GB_per_s = 4 n / t
 //   launch_shape/<shape>/n:N      y = x1 * x2 + B under chosen RangePolicy / TeamPolicy shapes
 //   elementwise_spread/per_thread:P/waves:W/n:N   (GPU only) y = x1 * x2 + B under
 //                                 LaunchShape::spread(P, W): P elements per thread, one pass
@@ -11,6 +13,8 @@
 //   reduction_grid/team:T/per_thread:P/waves:W/n:N (GPU only) L2 norm of n floats with the
 //                                 device kernel's grid chosen: T threads per team, P
 //                                 accumulators per thread, at most W * concurrency / T teams
+//   reduction_axis_split/<case>/segments:S|waves:W/n:N (GPU only) the few-output cases with
+//                                 the split forced (S = 1: one pass) or aimed at W waves
 //   host_overhead/<call>/n:16     one call on 16 elements on the Serial backend: the host-side
 //                                 cost of the toolkit's layers against a raw Kokkos launch
 // Each timed iteration enqueues `batch` calls on one instance and fences once (CuPy's peer
@@ -174,17 +178,43 @@ void BM_reduce_grid(benchmark::State& state, tk::impl::DeviceReduceShape shape) 
   state.counters["waves"] = shape.waves;
 }
 
-void BM_reduce_axis(benchmark::State& state, int axis) {
+// A (rows, cols) float array of 0.25 summed along `axis`: cols = 1024 by default (1024 outputs
+// along axis 0), or `few` rows (along axis 1) / `few` columns (along axis 0), the few-output
+// cases that split the reduced axis in segments; `split` forces the split (zeros: default).
+struct AxisCase {
+  int axis = 0;
+  std::size_t few = 0;
+  tk::impl::AxisReduceShape split{};
+};
+
+void BM_reduce_axis(benchmark::State& state, AxisCase c) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
-  const std::size_t cols = 1024, rows = n / cols;
+  std::size_t cols = 1024, rows = n / cols;
+  if (c.few > 0) {
+    rows = c.axis == 1 ? c.few : n / c.few;
+    cols = c.axis == 1 ? n / c.few : c.few;
+  }
   portasim::InstancePool<Exec> pool(1);
   const Exec& exec = pool[0];
   Kokkos::View<float**, Kokkos::LayoutRight, Mem> m(Kokkos::view_alloc(std::string("m"), Kokkos::WithoutInitializing), rows, cols);
   Kokkos::deep_copy(exec, m, 0.25f);
-  Kokkos::View<float*, Mem> out("out", axis == 0 ? cols : rows);
+  Kokkos::View<float*, Mem> out("out", c.axis == 0 ? cols : rows);
   exec.fence();
   const auto sum = tk::sum_reduction<float>();
-  time_calls(state, exec, sizeof(float) * static_cast<double>(rows * cols), [&] { sum.along(exec, axis, out, m); });
+  const auto split = c.split;
+  time_calls(state, exec, sizeof(float) * static_cast<double>(rows * cols),
+             [&] { sum.along(exec, split, c.axis, out, m); });
+  // every variant must still compute the sums (0.25 per element: exact in float up to 2^24 per output)
+  float first = 0, last = 0;
+  Kokkos::deep_copy(first, Kokkos::subview(out, 0));
+  Kokkos::deep_copy(last, Kokkos::subview(out, out.extent(0) - 1));
+  const double want = 0.25 * static_cast<double>(c.axis == 0 ? rows : cols);
+  if (std::abs(first - want) > 1e-5 * want || std::abs(last - want) > 1e-5 * want) state.SkipWithError("wrong sums");
+  const auto plan = tk::impl::plan_axis_split(out.extent(0), c.axis == 0 ? rows : cols, c.axis == 1, !on_host,
+                                              static_cast<std::size_t>(exec.concurrency()), sizeof(float), split);
+  state.counters["outputs"] = static_cast<double>(out.extent(0));
+  state.counters["segments"] = static_cast<double>(plan.segments);
+  state.counters["team"] = plan.team;
 }
 
 void BM_launch_shape(benchmark::State& state, tk::LaunchShape shape) {
@@ -278,8 +308,10 @@ void register_all() {
   with_sizes(benchmark::RegisterBenchmark("reduction/l2_norm_float", BM_reduce, Reduce::l2_norm));
   with_sizes(benchmark::RegisterBenchmark("reduction/sum_float", BM_reduce, Reduce::sum));
   with_sizes(benchmark::RegisterBenchmark("reduction/raw_kokkos_sum_float", BM_reduce, Reduce::kokkos_sum));
-  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_last_axis_float", BM_reduce_axis, 1));
-  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_first_axis_float", BM_reduce_axis, 0));
+  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_last_axis_float", BM_reduce_axis, AxisCase{1}));
+  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_first_axis_float", BM_reduce_axis, AxisCase{0}));
+  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_last_axis_16_rows_float", BM_reduce_axis, AxisCase{1, 16}));
+  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_first_axis_16_cols_float", BM_reduce_axis, AxisCase{0, 16}));
 
   const std::pair<const char*, Overhead> overheads[] = {
       {"raw_kokkos_for", Overhead::raw_for},   {"elementwise", Overhead::elementwise},
@@ -319,6 +351,25 @@ void register_all() {
                                    std::to_string(per_thread) + "/waves:" + std::to_string(waves);
           with_big(benchmark::RegisterBenchmark(name.c_str(), BM_reduce_grid, shape));
         }
+    // the axis split at the few-output cases: one pass (segments:1, the kernel before the
+    // split), forced segment counts, and the automatic choice at 1, 2 and 4 waves
+    const std::pair<const char*, AxisCase> axis_cases[] = {
+        {"sum_first_axis_float", AxisCase{0}}, {"sum_last_axis_16_rows_float", AxisCase{1, 16}},
+        {"sum_first_axis_16_cols_float", AxisCase{0, 16}}};
+    for (const auto& a : axis_cases) {
+      for (int segments : {1, 64, 256, 1024, 4096, 16384}) {
+        AxisCase c = a.second;
+        c.split.segments = segments;
+        const std::string name = std::string("reduction_axis_split/") + a.first + "/segments:" + std::to_string(segments);
+        with_big(benchmark::RegisterBenchmark(name.c_str(), BM_reduce_axis, c));
+      }
+      for (int waves : {1, 2, 4}) {
+        AxisCase c = a.second;
+        c.split.waves = waves;
+        const std::string name = std::string("reduction_axis_split/") + a.first + "/waves:" + std::to_string(waves);
+        with_big(benchmark::RegisterBenchmark(name.c_str(), BM_reduce_axis, c));
+      }
+    }
   }
 
   std::vector<tk::LaunchShape> shapes;

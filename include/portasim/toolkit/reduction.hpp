@@ -20,6 +20,7 @@
 #include "portasim/toolkit/broadcast.hpp"
 #include "portasim/toolkit/elementwise.hpp"
 #include "portasim/toolkit/expression.hpp"
+#include "portasim/toolkit/impl/axis_reduction.hpp"
 #include "portasim/toolkit/impl/reduction_scratch.hpp"
 #include "portasim/toolkit/impl/whole_reduction.hpp"
 
@@ -59,89 +60,6 @@ struct BlockedWholeBody {
   }
 };
 
-// Reduction along one slot (0..2 of the three aligned indices) of the expression's shape:
-// the output element's three indices with the reduced slot set to 0 address `out`.
-struct AxisGeometry {
-  std::size_t extent[3] = {1, 1, 1};
-  int axis_slot = 2;
-  FlatIndex outer;  // over the output's elements
-  int out_rank = 0;
-
-  // the input indices of output element k and reduced position j
-  KOKKOS_FORCEINLINE_FUNCTION void indices(std::size_t k, std::size_t j, std::size_t& i0, std::size_t& i1,
-                                           std::size_t& i2, std::size_t& o0, std::size_t& o1,
-                                           std::size_t& o2) const {
-    outer(k, o0, o1, o2);
-    // output indices aligned at the right; the input's slots are the output's with the
-    // reduced slot inserted
-    std::size_t in[3];
-    const std::size_t out_idx[3] = {o0, o1, o2};
-    int src = 2;
-    for (int slot = 2; slot >= 0; --slot) {
-      if (slot == axis_slot) {
-        in[slot] = j;
-      } else {
-        in[slot] = src >= 0 ? out_idx[src] : 0;
-        --src;
-      }
-    }
-    i0 = in[0], i1 = in[1], i2 = in[2];
-  }
-};
-
-template <class Out, class E, class Combine, class Post, class Acc>
-struct AxisFlatBody {
-  ViewOperand<Out> out;
-  E expr;
-  Combine combine;
-  Post post;
-  Acc identity;
-  AxisGeometry geometry;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t k) const {
-    std::size_t i0, i1, i2, o0, o1, o2;
-    Acc acc = identity;
-    const std::size_t length = geometry.extent[geometry.axis_slot];
-    for (std::size_t j = 0; j < length; ++j) {
-      geometry.indices(k, j, i0, i1, i2, o0, o1, o2);
-      acc = combine(acc, static_cast<Acc>(expr(i0, i1, i2)));
-    }
-    geometry.outer(k, o0, o1, o2);
-    out(o0, o1, o2) = static_cast<typename ViewOperand<Out>::value_type>(post(acc));
-  }
-};
-
-template <class Exec, class Out, class E, class Combine, class Post, class Acc>
-struct AxisTeamBody {
-  using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  ViewOperand<Out> out;
-  E expr;
-  Combine combine;
-  Post post;
-  Acc identity;
-  AxisGeometry geometry;
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
-    const std::size_t k = static_cast<std::size_t>(member.league_rank());
-    const std::size_t length = geometry.extent[geometry.axis_slot];
-    Acc acc = identity;
-    const AxisGeometry& g = geometry;
-    const E& e = expr;
-    const Combine& c = combine;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(member, length),
-        [&](const std::size_t j, Acc& partial) {
-          std::size_t i0, i1, i2, o0, o1, o2;
-          g.indices(k, j, i0, i1, i2, o0, o1, o2);
-          partial = c(partial, static_cast<Acc>(e(i0, i1, i2)));
-        },
-        CombineReducer<Acc, Combine, Kokkos::HostSpace>(acc, c, identity));
-    Kokkos::single(Kokkos::PerTeam(member), [&]() {
-      std::size_t o0, o1, o2;
-      g.outer(k, o0, o1, o2);
-      out(o0, o1, o2) = static_cast<typename ViewOperand<Out>::value_type>(post(acc));
-    });
-  }
-};
-
 }  // namespace impl
 
 template <class Map, class Combine, class Acc, class Post = fn::Identity>
@@ -156,7 +74,8 @@ class Reduction {
         m_identity(identity),
         m_post(post),
         m_name(std::move(name)),
-        m_axis_name(m_name + " along axis") {}
+        m_axis_name(m_name + " along axis"),
+        m_axis_combine_name(m_name + " along axis: combine segments") {}
 
   // result() = post(combine over all elements of map(ins...)); result is a rank-0 View of
   // the accumulator type in memory the instance can write. Asynchronous on exec: on devices
@@ -206,14 +125,28 @@ class Reduction {
   }
 
   // out = post(combine along `axis` of map(ins...)) for inputs broadcasting to rank 2 or 3;
-  // out has the broadcast shape without that axis. Asynchronous on exec.
+  // out has the broadcast shape without that axis. Asynchronous on exec; one kernel when the
+  // outputs alone fill the device, else two (the axis split in segments, then the segments
+  // combined; impl/axis_reduction.hpp), with nothing allocated once the instance's partials
+  // block is large enough.
   template <class Exec, class Out, class... Ins>
   void along(const Exec& exec, int axis, const Out& out, const Ins&... ins) const {
+    along(exec, impl::AxisReduceShape{}, axis, out, ins...);
+  }
+
+  // The same with a chosen split (segments, waves; zeros are the defaults).
+  template <class Exec, class Out, class... Ins>
+  void along(const Exec& exec, const impl::AxisReduceShape& split, int axis, const Out& out,
+             const Ins&... ins) const {
     static_assert(Kokkos::is_view<Out>::value, "an axis reduction writes into a Kokkos::View");
     const auto expr = apply(m_map, ins...);
     using E = std::decay_t<decltype(expr)>;
     static_assert(E::template accessible_from<Exec>() && ViewOperand<Out>::template accessible_from<Exec>(),
                   "every View of a reduction must be accessible from its execution space");
+    if (split.segments < 0 || split.waves < 0)
+      throw_error(ErrorKind::invalid_argument, "axis reduction split: segments " + std::to_string(split.segments) +
+                                                   ", waves " + std::to_string(split.waves) +
+                                                   ": both must be >= 0 (0: default)");
     const Shape shape = expr.shape();
     // (messages are built only on failure; see impl::require_output_view_shape)
     if (shape.rank() < 2)
@@ -231,21 +164,11 @@ class Reduction {
     for (int slot = 0; slot < max_rank; ++slot) geometry.extent[slot] = shape.from_right(max_rank - 1 - slot);
     geometry.outer = impl::FlatIndex(out_shape, impl::first_index_fastest(out));
     geometry.out_rank = out_shape.rank();
-    const std::size_t outputs = out_shape.size();
-    if (outputs == 0) return;
-    // Along the last axis of row-major data a team reads one contiguous row together;
-    // along any other axis one thread per output walks the axis while its neighbours read
-    // the neighbouring addresses.
-    if (axis == shape.rank() - 1 && !impl::first_index_fastest(out)) {
-      using Policy = Kokkos::TeamPolicy<Exec>;
-      impl::AxisTeamBody<Exec, Out, E, Combine, Post, Acc> body{ViewOperand<Out>(out), expr, m_combine,
-                                                                m_post, m_identity, geometry};
-      Kokkos::parallel_for(m_axis_name, Policy(exec, static_cast<int>(outputs), Kokkos::AUTO), body);
-    } else {
-      Kokkos::parallel_for(m_axis_name, Kokkos::RangePolicy<Exec>(exec, 0, outputs),
-                           impl::AxisFlatBody<Out, E, Combine, Post, Acc>{ViewOperand<Out>(out), expr, m_combine,
-                                                                         m_post, m_identity, geometry});
-    }
+    // Along the last axis of row-major data teams read contiguous pieces of rows; along any
+    // other axis threads take neighbouring outputs, so that they read neighbouring addresses.
+    const bool rows = axis == shape.rank() - 1 && !impl::first_index_fastest(out);
+    impl::reduce_along(m_axis_name, m_axis_combine_name, exec, split, expr, geometry, out_shape.size(), rows,
+                       m_combine, m_identity, m_post, out);
   }
 
   // The explicit synchronous convenience form: reduces on exec, waits for it, returns the
@@ -274,6 +197,7 @@ class Reduction {
   Post m_post;
   std::string m_name;
   std::string m_axis_name;
+  std::string m_axis_combine_name;
 };
 
 template <class Map, class Combine, class Acc, class Post = fn::Identity>

@@ -10,9 +10,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <utility>
 
 #include "portasim/core/impl/backend.hpp"
 
@@ -81,6 +84,77 @@ class ReductionScratchRegistry {
 template <class Exec>
 ReductionScratch reduction_scratch(const Exec& exec) {
   return ReductionScratchRegistry<typename Exec::memory_space>::get().scratch(exec);
+}
+
+// Partials of the split reduction along an axis (impl/axis_reduction.hpp): per instance, a
+// grow-only block, from a few KB to axis_partials_max_bytes. Kernels on one stream run in
+// order, so every axis reduction on it reuses the block without an allocation or a fence;
+// only a call that needs more than any before on that stream reallocates, after a fence on
+// that stream (earlier kernels may still be reading the old block). Host instances all share
+// stream key 0 and run a kernel on the calling thread, so there the calling thread is part of
+// the key: host threads reducing at the same time get different blocks.
+inline constexpr std::size_t axis_partials_min_bytes = 64 * 1024;
+inline constexpr std::size_t axis_partials_max_bytes = 8 * 1024 * 1024;
+
+template <class MemorySpace>
+class AxisPartialsRegistry {
+ public:
+  static AxisPartialsRegistry& get() {
+    static AxisPartialsRegistry registry;
+    return registry;
+  }
+
+  template <class Exec>
+  void* partials(const Exec& exec, std::size_t bytes) {
+    std::size_t thread = 0;
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
+      thread = std::hash<std::thread::id>()(std::this_thread::get_id());
+    const Key key{portasim::impl::StreamKey<Exec>::of(exec), thread};
+    std::lock_guard<std::mutex> lock(m_mutex);
+    Block& block = m_blocks[key];
+    if (block.bytes < bytes) {
+      if (!m_hook_pushed) {
+        Kokkos::push_finalize_hook([] { get().release(); });
+        m_hook_pushed = true;
+      }
+      std::size_t grown = block.bytes > axis_partials_min_bytes ? block.bytes : axis_partials_min_bytes;
+      while (grown < bytes) grown *= 2;
+      if (block.data != nullptr) {
+        exec.fence();
+        Kokkos::kokkos_free<MemorySpace>(block.data);
+        block = Block{};
+      }
+      block.data = Kokkos::kokkos_malloc<MemorySpace>(std::string("portasim::toolkit::axis_partials"), grown);
+      block.bytes = grown;
+    }
+    return block.data;
+  }
+
+ private:
+  struct Block {
+    void* data = nullptr;
+    std::size_t bytes = 0;
+  };
+
+  void release() {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    for (auto& entry : m_blocks)
+      if (entry.second.data != nullptr) Kokkos::kokkos_free<MemorySpace>(entry.second.data);
+    m_blocks.clear();
+    m_hook_pushed = false;
+  }
+
+  std::mutex m_mutex;
+  using Key = std::pair<std::uintptr_t, std::size_t>;
+  std::map<Key, Block> m_blocks;
+  bool m_hook_pushed = false;
+};
+
+// Room for at least `bytes` of partials on exec's stream, valid until a later call on the
+// same stream asks for more.
+template <class Exec>
+void* axis_partials(const Exec& exec, std::size_t bytes) {
+  return AxisPartialsRegistry<typename Exec::memory_space>::get().partials(exec, bytes);
 }
 
 }  // namespace portasim::toolkit::impl
