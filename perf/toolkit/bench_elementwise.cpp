@@ -197,7 +197,9 @@ void BM_reduce_axis(benchmark::State& state, AxisCase c) {
   portasim::InstancePool<Exec> pool(1);
   const Exec& exec = pool[0];
   Kokkos::View<float**, Kokkos::LayoutRight, Mem> m(Kokkos::view_alloc(std::string("m"), Kokkos::WithoutInitializing), rows, cols);
-  Kokkos::deep_copy(exec, m, 0.25f);
+  // filled as one flat range: the 2-D fill (a Kokkos 3.4 MDRange) of the (16, 6.25e6) array
+  // left sums wrong on an H200 where the same kernels on host-filled data were right
+  Kokkos::deep_copy(exec, Kokkos::View<float*, Mem, Kokkos::MemoryUnmanaged>(m.data(), m.span()), 0.25f);
   Kokkos::View<float*, Mem> out("out", c.axis == 0 ? cols : rows);
   exec.fence();
   const auto sum = tk::sum_reduction<float>();
@@ -354,7 +356,8 @@ void register_all() {
     // the axis split at the few-output cases: one pass (segments:1, the kernel before the
     // split), forced segment counts, and the automatic choice at 1, 2 and 4 waves
     const std::pair<const char*, AxisCase> axis_cases[] = {
-        {"sum_first_axis_float", AxisCase{0}}, {"sum_last_axis_16_rows_float", AxisCase{1, 16}},
+        {"sum_first_axis_float", AxisCase{0}}, {"sum_last_axis_float", AxisCase{1}},
+        {"sum_last_axis_16_rows_float", AxisCase{1, 16}},
         {"sum_first_axis_16_cols_float", AxisCase{0, 16}}};
     for (const auto& a : axis_cases) {
       for (int segments : {1, 64, 256, 1024, 4096, 16384}) {
@@ -369,6 +372,13 @@ void register_all() {
         const std::string name = std::string("reduction_axis_split/") + a.first + "/waves:" + std::to_string(waves);
         with_big(benchmark::RegisterBenchmark(name.c_str(), BM_reduce_axis, c));
       }
+      if (a.second.axis == 1)  // the rows form: threads per team (per row piece)
+        for (int team : {32, 64, 128, 256, 512}) {
+          AxisCase c = a.second;
+          c.split.team = team;
+          const std::string name = std::string("reduction_axis_split/") + a.first + "/team:" + std::to_string(team);
+          with_big(benchmark::RegisterBenchmark(name.c_str(), BM_reduce_axis, c));
+        }
     }
   }
 

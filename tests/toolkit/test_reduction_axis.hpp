@@ -76,6 +76,12 @@ TEST(TEST_CATEGORY, reduction_axis_split_plan) {
   plan = tk::impl::plan_axis_split(7, 3, true, false, 2, sizeof(float), forced);
   EXPECT_EQ(plan.segments, 5u) << "a forced split is kept, even beyond the axis length";
   EXPECT_EQ(plan.team, 1) << "host teams are one thread";
+  // a chosen team for the rows form: kept on devices, with or without a split; hosts keep 1
+  tk::impl::AxisReduceShape team128;
+  team128.team = 128;
+  EXPECT_EQ(tk::impl::plan_axis_split(97656, 1024, true, true, h200, sizeof(float), team128).team, 128);
+  EXPECT_EQ(tk::impl::plan_axis_split(16, 6250000, true, true, h200, sizeof(float), team128).team, 128);
+  EXPECT_EQ(tk::impl::plan_axis_split(16, 6250000, true, false, 2, sizeof(float), team128).team, 1);
   // a host: 1024 outputs keep every thread busy
   plan = tk::impl::plan_axis_split(1024, 97656, false, false, 2, sizeof(float), defaults);
   EXPECT_EQ(plan.segments, 1u);
@@ -243,6 +249,9 @@ void split_edges_and_broadcasting() {
   EXPECT_THROW(sum.along(exec, split, 0, none, no_outputs), portasim::Error);
   split.segments = 0;
   split.waves = -2;
+  EXPECT_THROW(sum.along(exec, split, 0, none, no_outputs), portasim::Error);
+  split.waves = 0;
+  split.team = -32;
   EXPECT_THROW(sum.along(exec, split, 0, none, no_outputs), portasim::Error);
 }
 

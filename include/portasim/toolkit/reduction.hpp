@@ -143,10 +143,10 @@ class Reduction {
     using E = std::decay_t<decltype(expr)>;
     static_assert(E::template accessible_from<Exec>() && ViewOperand<Out>::template accessible_from<Exec>(),
                   "every View of a reduction must be accessible from its execution space");
-    if (split.segments < 0 || split.waves < 0)
+    if (split.segments < 0 || split.waves < 0 || split.team < 0)
       throw_error(ErrorKind::invalid_argument, "axis reduction split: segments " + std::to_string(split.segments) +
-                                                   ", waves " + std::to_string(split.waves) +
-                                                   ": both must be >= 0 (0: default)");
+                                                   ", waves " + std::to_string(split.waves) + ", team " +
+                                                   std::to_string(split.team) + ": all must be >= 0 (0: default)");
     const Shape shape = expr.shape();
     // (messages are built only on failure; see impl::require_output_view_shape)
     if (shape.rank() < 2)
