@@ -48,7 +48,10 @@ inline constexpr int axis_elements_in_flight = 4;
 // 720): the blocks are short-lived, and more of small ones stay resident.
 inline constexpr std::size_t axis_team_steps = 8;
 inline constexpr int axis_block_steps = 64;              // steps of a thread's local block
-inline constexpr int axis_default_waves = 2;
+// The split aims at one wave: on an H200 (axis_reduction_h200_s4.json, 1e8 floats) waves:1
+// took 126 us along axis 0 of (n/1024, 1024) against 133 at 2 and 144 at 4, and 178 against
+// 183 and 195 for 16 rows; 16 columns measured the same at all three.
+inline constexpr int axis_default_waves = 1;
 inline constexpr std::size_t axis_min_elements_per_thread = 32;  // below: partials cost too much
 inline constexpr std::size_t axis_max_segments = 8192;  // pass 2 reads at most 32 per thread
 inline constexpr int axis_max_team = 256;
