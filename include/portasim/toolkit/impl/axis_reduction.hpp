@@ -43,9 +43,10 @@ struct AxisReduceShape {
 };
 
 inline constexpr int axis_elements_in_flight = 4;
-// A rows team: row length / (4 x 8) threads (32..256). A team per 1024-float row was fastest
-// at one warp on an H200 (97656 rows at 1e8 floats: 32 threads 199 us, 64 227, 128 343, 256
-// 720): the blocks are short-lived, and more of small ones stay resident.
+// The team of the split rows form (and of a forced AxisReduceShape::team): row piece / (4 x 8)
+// threads, 32..256. Sized when a team took a whole 1024-float row, where one warp was fastest
+// on an H200 (97656 rows at 1e8 floats: 32 threads 199 us, 64 227, 128 343, 256 720); the
+// one-pass rows now go to AxisRowsVectorBody.
 inline constexpr std::size_t axis_team_steps = 8;
 inline constexpr int axis_block_steps = 64;              // steps of a thread's local block
 // The split aims at one wave: on an H200 (axis_reduction_h200_s4.json, 1e8 floats) waves:1
@@ -140,11 +141,13 @@ struct AxisElement {
   }
 };
 
-template <class Combine, class Acc>
-KOKKOS_FORCEINLINE_FUNCTION Acc combine_in_flight(const Combine& combine, Acc (&acc)[axis_elements_in_flight]) {
-  for (int width = 1; width < axis_elements_in_flight; width *= 2)
-    for (int r = 0; r + width < axis_elements_in_flight; r += 2 * width) acc[r] = combine(acc[r], acc[r + width]);
-  return acc[0];
+// [begin, end) of segment s of a `length`-long axis cut into segments of segment_length
+// (the last ones may be short or empty).
+KOKKOS_FORCEINLINE_FUNCTION void segment_range(std::size_t s, std::size_t segment_length, std::size_t length,
+                                               std::size_t& begin, std::size_t& end) {
+  const std::size_t first = s * segment_length;
+  begin = first < length ? first : length;
+  end = length - begin > segment_length ? begin + segment_length : length;
 }
 
 // Pass 1 of the flat form (or the whole of it when partials is null): thread t takes output
@@ -165,9 +168,8 @@ struct AxisFlatBody {
     constexpr int P = axis_elements_in_flight;
     const std::size_t k = t % outputs, s = t / outputs;
     const std::size_t length = geometry.extent[geometry.axis_slot];
-    const std::size_t first = s * segment_length;
-    const std::size_t begin = first < length ? first : length;
-    const std::size_t end = length - begin > segment_length ? begin + segment_length : length;
+    std::size_t begin, end;
+    segment_range(s, segment_length, length, begin, end);
     std::size_t i0, i1, i2, o0, o1, o2;
     geometry.origin(k, i0, i1, i2, o0, o1, o2);
     Acc total[P];
@@ -186,7 +188,7 @@ struct AxisFlatBody {
     for (int r = 0; r < P; ++r)  // the ragged end, fewer than P elements
       if (j + static_cast<std::size_t>(r) < end)
         total[r] = combine(total[r], element(i0, i1, i2, j + static_cast<std::size_t>(r)));
-    const Acc result = combine_in_flight(combine, total);
+    const Acc result = combine_tree(combine, total);
     if (partials == nullptr) {
       out(o0, o1, o2) = static_cast<typename ViewOperand<Out>::value_type>(post(result));
     } else {
@@ -217,9 +219,8 @@ struct AxisTeamBody {
     const std::size_t l = static_cast<std::size_t>(member.league_rank());
     const std::size_t k = l / segments, s = l % segments;
     const std::size_t length = geometry.extent[geometry.axis_slot];
-    const std::size_t first = s * segment_length;
-    const std::size_t begin = first < length ? first : length;
-    const std::size_t end = length - begin > segment_length ? begin + segment_length : length;
+    std::size_t begin, end;
+    segment_range(s, segment_length, length, begin, end);
     const std::size_t team = static_cast<std::size_t>(member.team_size());
     const std::size_t chunk = team * P;
     std::size_t i0, i1, i2, o0, o1, o2;
@@ -244,14 +245,9 @@ struct AxisTeamBody {
       }
       for (int r = 0; r < P; ++r) total[r] = combine(total[r], acc[r]);
     }
-    const Acc mine = combine_in_flight(combine, total);
+    const Acc mine = combine_tree(combine, total);
 
-    // One index per thread: each thread's value enters the team's tree exactly once.
-    const Combine& c = combine;
-    Acc team_total = identity;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(member, member.team_size()), [&](const int, Acc& v) { v = c(v, mine); },
-        CombineReducer<Acc, Combine, Kokkos::HostSpace>(team_total, c, identity));
+    const Acc team_total = team_combine(member, combine, identity, mine);
     Acc* const p = partials;
     const ViewOperand<Out>& o = out;
     const Post& post_map = post;
@@ -309,9 +305,7 @@ struct AxisRowsVectorBody {
             for (; base + (chunk - width) < length; base += chunk) {
               Acc v[P];
               for (int r = 0; r < P; ++r) v[r] = self.element(i0, i1, i2, base + static_cast<std::size_t>(r) * width);
-              for (int step = 1; step < P; step *= 2)
-                for (int r = 0; r + step < P; r += 2 * step) v[r] = c(v[r], v[r + step]);
-              acc = c(acc, v[0]);
+              acc = c(acc, combine_tree(c, v));
             }
             for (int r = 0; r < P; ++r) {  // the ragged end of the row
               const std::size_t j = base + static_cast<std::size_t>(r) * width;
@@ -355,12 +349,8 @@ struct AxisCombineBody {
       }
       for (int r = 0; r < P; ++r) acc[r] = combine(acc[r], v[r]);
     }
-    const Acc mine = combine_in_flight(combine, acc);
-    const Combine& c = combine;
-    Acc total = identity;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(member, member.team_size()), [&](const int, Acc& v) { v = c(v, mine); },
-        CombineReducer<Acc, Combine, Kokkos::HostSpace>(total, c, identity));
+    const Acc mine = combine_tree(combine, acc);
+    const Acc total = team_combine(member, combine, identity, mine);
     const ViewOperand<Out>& o = out;
     const Post& post_map = post;
     std::size_t o0, o1, o2;

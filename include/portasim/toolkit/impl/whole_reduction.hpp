@@ -63,6 +63,26 @@ struct CombineReducer {
   KOKKOS_INLINE_FUNCTION bool references_scalar() const { return m_references_scalar; }
 };
 
+// v[0] = the combination of v[0..N) in a tree (the pairs, then pairs of pairs): fewer
+// dependent steps than a running value, and pairwise rounding for float sums.
+template <int N, class Combine, class Acc>
+KOKKOS_FORCEINLINE_FUNCTION Acc combine_tree(const Combine& combine, Acc (&v)[N]) {
+  for (int width = 1; width < N; width *= 2)
+    for (int r = 0; r + width < N; r += 2 * width) v[r] = combine(v[r], v[r + width]);
+  return v[0];
+}
+
+// The combination of every thread's `mine` over the team, returned to every thread. One
+// index per thread: each thread's value enters the team's tree exactly once.
+template <class Member, class Combine, class Acc>
+KOKKOS_INLINE_FUNCTION Acc team_combine(const Member& member, const Combine& combine, Acc identity, Acc mine) {
+  Acc total = identity;
+  Kokkos::parallel_reduce(
+      Kokkos::TeamThreadRange(member, member.team_size()), [&](const int, Acc& v) { v = combine(v, mine); },
+      CombineReducer<Acc, Combine, Kokkos::HostSpace>(total, combine, identity));
+  return total;
+}
+
 // The grid of the device kernel; zeros mean the defaults.
 struct DeviceReduceShape {
   int team = 0;        // threads per team, default 256
@@ -134,9 +154,7 @@ struct TwoLevelReduce {
   KOKKOS_FORCEINLINE_FUNCTION Acc full_chunk(std::size_t base, std::size_t team) const {
     Acc v[Count];
     for (int r = 0; r < Count; ++r) v[r] = element(base + static_cast<std::size_t>(r) * team);
-    for (int width = 1; width < Count; width *= 2)
-      for (int r = 0; r + width < Count; r += 2 * width) v[r] = combine(v[r], v[r + width]);
-    return v[0];
+    return combine_tree(combine, v);
   }
   // Counts other than 1, 2, 4 and 8 (launch-shape sweeps only): guarded, one load at a time.
   KOKKOS_FORCEINLINE_FUNCTION void accumulate_any(std::size_t first, std::size_t end, std::size_t team,
@@ -165,12 +183,7 @@ struct TwoLevelReduce {
       default: accumulate_any(first, end, team, mine);
     }
 
-    // One index per thread: each thread's value enters the team's tree exactly once.
-    const Combine& c = combine;
-    Acc team_total = identity;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(member, member.team_size()), [&](const int, Acc& v) { v = c(v, mine); },
-        CombineReducer<Acc, Combine, Kokkos::HostSpace>(team_total, c, identity));
+    const Acc team_total = team_combine(member, combine, identity, mine);
 
     Acc* const p = partials;
     unsigned int* const done = counter;
@@ -186,6 +199,7 @@ struct TwoLevelReduce {
         last);
     if (!last) return;
     Kokkos::memory_fence();
+    const Combine& c = combine;
     Acc total = identity;
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(member, member.league_size()),
