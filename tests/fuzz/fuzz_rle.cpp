@@ -1,9 +1,27 @@
 // libFuzzer target: Life RLE pattern text (portasim::life::parse_rle, behind --pattern).
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 #include "fuzz_input.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/life/patterns.hpp"
+
+namespace {
+// Eight cells per step: a header may declare 2^28 cells, and a per-cell loop under the
+// fuzzer's instrumentation alone took seconds for that (libFuzzer's timeout is 10 s).
+bool only_zeros_and_ones(const std::vector<std::uint8_t>& cells) {
+  std::size_t i = 0;
+  for (; i + 8 <= cells.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, cells.data() + i, sizeof word);
+    if (word & 0xFEFEFEFEFEFEFEFEull) return false;
+  }
+  for (; i < cells.size(); ++i)
+    if (cells[i] > 1) return false;
+  return true;
+}
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace portasim;
@@ -12,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const life::HostGrid grid = life::parse_rle(text, "fuzz.rle");
     PORTASIM_FUZZ_CHECK(grid.width >= 0 && grid.height >= 0);
     PORTASIM_FUZZ_CHECK(grid.cells.size() == static_cast<std::size_t>(grid.width * grid.height));
-    for (auto c : grid.cells) PORTASIM_FUZZ_CHECK(c <= 1);
+    PORTASIM_FUZZ_CHECK(only_zeros_and_ones(grid.cells));
     // Placing it in a grid of its own size at the origin must work and keep every cell.
     if (grid.width > 0 && grid.height > 0) {
       const life::HostGrid placed = life::place(grid, grid.height, grid.width, 0, 0);
