@@ -57,7 +57,7 @@ TEST(TEST_CATEGORY, reduction_axis_split_plan) {
   // (16, 6.25e6) along the last axis: 16 teams without the split
   plan = tk::impl::plan_axis_split(16, 6250000, true, true, h200, sizeof(float), defaults);
   EXPECT_GT(plan.segments, 1u);
-  EXPECT_EQ(plan.team, tk::impl::axis_max_team);
+  EXPECT_EQ(plan.team, tk::impl::axis_split_rows_team);
   EXPECT_GE(16 * plan.segments * static_cast<std::size_t>(plan.team), h200);
   // many outputs fill the device alone: one pass, as before the split
   plan = tk::impl::plan_axis_split(97656, 1024, true, true, h200, sizeof(float), defaults);

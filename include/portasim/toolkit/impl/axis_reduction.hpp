@@ -14,21 +14,22 @@
 //     row-major data; neighbouring threads take neighbouring outputs, so along a row-major
 //     axis 0 a warp reads neighbouring addresses of one row;
 //   rows (AxisTeamBody): a team per (output, segment), along the last axis of row-major data;
-//     the team's threads read neighbouring addresses of one contiguous piece of a row.
-// Each thread keeps axis_elements_in_flight accumulators and loads that many elements into
-// registers before combining any (a load next to its use keeps one load in flight per GPU
-// thread), and closes a local block every axis_block_steps steps: a float sum is a sum of
-// short sums, not one running sum along a long axis.
+//     the team's threads read neighbouring addresses of one contiguous piece of a row;
+//     without a split, AxisRowsVectorBody gives a team several rows, a row per warp.
+// Threads walk their elements with impl::accumulate_strided (axis_loads_in_flight loads in flight,
+// all issued before any is used), and the kernels that do are held to 32 registers
+// (OneWaveLaunchBounds) so that the wave the split aims at is resident at once.
 
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
 #include <string>
 
+#include "portasim/core/error.hpp"
 #include "portasim/toolkit/elementwise.hpp"
 #include "portasim/toolkit/expression.hpp"
+#include "portasim/toolkit/impl/combine.hpp"
 #include "portasim/toolkit/impl/reduction_scratch.hpp"
-#include "portasim/toolkit/impl/whole_reduction.hpp"
 #include "portasim/toolkit/launch_shape.hpp"
 
 namespace portasim::toolkit::impl {
@@ -42,13 +43,15 @@ struct AxisReduceShape {
   int team = 0;  // threads per team of the rows form on devices (0: from the row length)
 };
 
-inline constexpr int axis_elements_in_flight = 4;
+// Loads in flight per thread of pass 1 (and of the one-pass flat and team forms). A
+// compile-time count: with a run-time one (a switch over 1, 2, 4, 8 as in the whole-array
+// kernel) these kernels spilled at 32 registers.
+inline constexpr int axis_loads_in_flight = 4;
 // The team of the split rows form (and of a forced AxisReduceShape::team): row piece / (4 x 8)
 // threads, 32..256. Sized when a team took a whole 1024-float row, where one warp was fastest
 // on an H200 (97656 rows at 1e8 floats: 32 threads 199 us, 64 227, 128 343, 256 720); the
 // one-pass rows now go to AxisRowsVectorBody.
 inline constexpr std::size_t axis_team_steps = 8;
-inline constexpr int axis_block_steps = 64;              // steps of a thread's local block
 // The split aims at one wave: on an H200 (axis_reduction_h200_s4.json, 1e8 floats) waves:1
 // took 126 us along axis 0 of (n/1024, 1024) against 133 at 2 and 144 at 4, and 178 against
 // 183 and 195 for 16 rows; 16 columns measured the same at all three.
@@ -57,6 +60,10 @@ inline constexpr std::size_t axis_min_elements_per_thread = 32;  // below: parti
 inline constexpr std::size_t axis_max_segments = 8192;  // pass 2 reads at most 32 per thread
 inline constexpr int axis_max_team = 256;
 inline constexpr int axis_min_device_team = 32;
+// The team of the split rows form: more, smaller teams per row. On an H200, 16 rows of
+// 6.25e6 floats took 107 us with 64-thread teams (264 segments a row), against 112 at 128,
+// 124 at 256 and 121 at 32 (reduction_axis_split/*/team:T, session 5).
+inline constexpr int axis_split_rows_team = 64;
 
 // How one call runs: `segments` = 1 is the one-pass form; team: threads per work item of the
 // rows form (1 for the flat form); combine_team: threads per output in pass 2.
@@ -81,7 +88,7 @@ inline int pow2_team(std::size_t threads_wanted, bool device) {
 inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool rows, bool device,
                                 std::size_t concurrency, std::size_t acc_bytes, const AxisReduceShape& shape) {
   AxisPlan plan;
-  const std::size_t per_thread = axis_elements_in_flight * axis_team_steps;
+  const std::size_t per_thread = axis_loads_in_flight * axis_team_steps;
   if (rows) plan.team = device && shape.team > 0 ? shape.team : pow2_team(ceil_div(length, per_thread), device);
   if (outputs == 0) return plan;
   const std::size_t waves = shape.waves > 0 ? static_cast<std::size_t>(shape.waves) : axis_default_waves;
@@ -92,7 +99,8 @@ inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool ro
   } else {
     const std::size_t one_pass = outputs * static_cast<std::size_t>(plan.team);
     if (one_pass < wanted) {
-      s = ceil_div(wanted, one_pass);
+      if (rows && device && shape.team == 0 && plan.team > axis_split_rows_team) plan.team = axis_split_rows_team;
+      s = ceil_div(wanted, outputs * static_cast<std::size_t>(plan.team));
       const std::size_t by_length = length / (static_cast<std::size_t>(plan.team) * axis_min_elements_per_thread);
       if (s > by_length) s = by_length;
       if (s > axis_max_segments) s = axis_max_segments;
@@ -103,7 +111,10 @@ inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool ro
   if (s < 1) s = 1;
   plan.segments = s;
   if (s > 1) {
-    if (rows && !(device && shape.team > 0)) plan.team = pow2_team(ceil_div(ceil_div(length, s), per_thread), device);
+    if (rows && !(device && shape.team > 0)) {
+      const int by_segment = pow2_team(ceil_div(ceil_div(length, s), per_thread), device);
+      if (by_segment < plan.team) plan.team = by_segment;
+    }
     plan.combine_team = pow2_team(ceil_div(s, 8), device);
   }
   return plan;
@@ -130,69 +141,101 @@ struct AxisGeometry {
   std::size_t length() const { return extent[axis_slot]; }
 };
 
-// Element j of the reduced axis from the origin (i0, i1, i2); step[d] is 1 in the reduced
-// slot and 0 elsewhere (a run-time slot index into a register array would spill to memory).
-template <class E, class Acc>
+// Element j of the reduced axis from the origin (i0, i1, i2), the reduced slot known at
+// compile time: with the slot a run-time value, each load cost three 64-bit index products
+// and the kernels spilled at 32 registers.
+template <class E, class Acc, int Slot>
 struct AxisElement {
   E expr;
-  std::size_t step0, step1, step2;
   KOKKOS_FORCEINLINE_FUNCTION Acc operator()(std::size_t i0, std::size_t i1, std::size_t i2, std::size_t j) const {
-    return static_cast<Acc>(expr(i0 + j * step0, i1 + j * step1, i2 + j * step2));
+    return static_cast<Acc>(expr(Slot == 0 ? i0 + j : i0, Slot == 1 ? i1 + j : i1, Slot == 2 ? i2 + j : i2));
   }
 };
 
-// [begin, end) of segment s of a `length`-long axis cut into segments of segment_length
-// (the last ones may be short or empty).
-KOKKOS_FORCEINLINE_FUNCTION void segment_range(std::size_t s, std::size_t segment_length, std::size_t length,
-                                               std::size_t& begin, std::size_t& end) {
-  const std::size_t first = s * segment_length;
-  begin = first < length ? first : length;
-  end = length - begin > segment_length ? begin + segment_length : length;
+// Rows form: segments of a row are segment_length long (a multiple of 32) and start where the
+// row's flat element number k * length + j is a multiple of 32, the first one at the row's
+// start and the last ending at its end; later ones may be empty. With dense float rows every
+// warp load of a segment then reads one aligned 128-byte line: with segments cut at multiples
+// of the length, rows 25e6 bytes apart made every load straddle two lines (16 rows of 6.25e6
+// floats on an H200: 65 % of copy bandwidth).
+KOKKOS_FORCEINLINE_FUNCTION void row_segment_range(std::size_t k, std::size_t s, std::size_t segments,
+                                                   std::size_t segment_length, std::size_t length,
+                                                   std::size_t& begin, std::size_t& end) {
+  constexpr std::size_t line = 32;
+  const std::size_t shift = (line - (k * length) % line) % line;
+  const std::size_t first = s * segment_length + shift, next = first + segment_length;
+  begin = s == 0 ? 0 : (first < length ? first : length);
+  end = s + 1 == segments ? length : (next < length ? next : length);
 }
 
-// Pass 1 of the flat form (or the whole of it when partials is null): thread t takes output
-// k = t % outputs and segment s = t / outputs of segments.
-template <class Out, class E, class Combine, class Post, class Acc>
-struct AxisFlatBody {
+// What every kernel of a reduction along an axis reads and writes.
+template <class Out, class Element, class Combine, class Post, class Acc>
+struct AxisOperands {
   ViewOperand<Out> out;
-  AxisElement<E, Acc> element;
+  Element element;
   Combine combine;
   Post post;
   Acc identity;
   AxisGeometry geometry;
   std::size_t outputs;
+
+  // The output indices are derived again where they are needed, not kept across the
+  // accumulation: held in registers through it they made the team form spill at 32.
+  KOKKOS_FORCEINLINE_FUNCTION void store(std::size_t k, Acc total) const {
+    std::size_t o0, o1, o2;
+    geometry.outer(k, o0, o1, o2);
+    store_at(o0, o1, o2, total);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void store_at(std::size_t o0, std::size_t o1, std::size_t o2, Acc total) const {
+    out(o0, o1, o2) = static_cast<typename ViewOperand<Out>::value_type>(post(total));
+  }
+  // accumulate() along the axis of output k.
+  template <int Count>
+  KOKKOS_FORCEINLINE_FUNCTION Acc accumulate_at(std::size_t k, std::size_t first, std::size_t end,
+                                                std::size_t stride) const {
+    std::size_t i0, i1, i2, o0, o1, o2;
+    geometry.origin(k, i0, i1, i2, o0, o1, o2);
+    return accumulate<Count>(i0, i1, i2, first, end, stride);
+  }
+  // The combination of the elements [first, end) of the axis through (i0, i1, i2), stride
+  // apart, Count loads in flight.
+  template <int Count>
+  KOKKOS_FORCEINLINE_FUNCTION Acc accumulate(std::size_t i0, std::size_t i1, std::size_t i2, std::size_t first,
+                                             std::size_t end, std::size_t stride) const {
+    const AxisOperands& self = *this;
+    return accumulate_strided<Count>([&](std::size_t j) { return self.element(i0, i1, i2, j); }, combine, identity,
+                                     first, end, stride);
+  }
+};
+
+// Pass 1 of the flat form (or the whole of it when partials is null): thread t takes output
+// k = t % outputs and the contiguous segment s = t / outputs of its axis. (Interleaved
+// segments, thread (k, s) taking elements s, s + segments, ..., so that a warp reads one
+// contiguous piece per load, measured no faster on an H200.)
+template <class Out, class Element, class Combine, class Post, class Acc>
+struct AxisFlatBody {
+  AxisOperands<Out, Element, Combine, Post, Acc> ops;
   std::size_t segment_length;
   Acc* partials;  // [segment][output]; null: one pass, store post(total) in out
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t t) const {
-    constexpr int P = axis_elements_in_flight;
-    const std::size_t k = t % outputs, s = t / outputs;
-    const std::size_t length = geometry.extent[geometry.axis_slot];
-    std::size_t begin, end;
-    segment_range(s, segment_length, length, begin, end);
+    const std::size_t k = t % ops.outputs, s = t / ops.outputs;
+    // This order (origin, range, sum, store with the indices kept) ran at 95 % of copy
+    // bandwidth for the first axis of (n/1024, 1024) floats and 73 % for (n/16, 16) on an
+    // H200. The same kernel with the origin derived after the range and the output indices
+    // derived again for the store (as the team forms do) ran at 84 % and 51 %, with the
+    // same PTX loop.
     std::size_t i0, i1, i2, o0, o1, o2;
-    geometry.origin(k, i0, i1, i2, o0, o1, o2);
-    Acc total[P];
-    for (int r = 0; r < P; ++r) total[r] = identity;
-    std::size_t j = begin;
-    while (j + P <= end) {
-      Acc acc[P];
-      for (int r = 0; r < P; ++r) acc[r] = identity;
-      for (int step = 0; step < axis_block_steps && j + P <= end; ++step, j += P) {
-        Acc v[P];
-        for (int r = 0; r < P; ++r) v[r] = element(i0, i1, i2, j + static_cast<std::size_t>(r));
-        for (int r = 0; r < P; ++r) acc[r] = combine(acc[r], v[r]);
-      }
-      for (int r = 0; r < P; ++r) total[r] = combine(total[r], acc[r]);
-    }
-    for (int r = 0; r < P; ++r)  // the ragged end, fewer than P elements
-      if (j + static_cast<std::size_t>(r) < end)
-        total[r] = combine(total[r], element(i0, i1, i2, j + static_cast<std::size_t>(r)));
-    const Acc result = combine_tree(combine, total);
+    ops.geometry.origin(k, i0, i1, i2, o0, o1, o2);
+    const std::size_t length = ops.geometry.extent[ops.geometry.axis_slot];
+    const std::size_t first = s * segment_length;
+    const std::size_t begin = first < length ? first : length;
+    const std::size_t end = length - begin > segment_length ? begin + segment_length : length;
+    const Acc total = ops.template accumulate<axis_loads_in_flight>(i0, i1, i2, begin, end, 1);
     if (partials == nullptr) {
-      out(o0, o1, o2) = static_cast<typename ViewOperand<Out>::value_type>(post(result));
+      ops.store_at(o0, o1, o2, total);
     } else {
-      partials[s * outputs + k] = result;
+      partials[s * ops.outputs + k] = total;
     }
   }
 };
@@ -200,61 +243,28 @@ struct AxisFlatBody {
 // Pass 1 of the rows form (or the whole of it when partials is null): team l takes output
 // k = l / segments and segment s = l % segments (neighbouring teams read neighbouring
 // pieces of one row); thread r of a team reads elements r, r + team, ... of the piece.
-template <class Exec, class Out, class E, class Combine, class Post, class Acc>
+template <class Exec, class Out, class Element, class Combine, class Post, class Acc>
 struct AxisTeamBody {
-  using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  ViewOperand<Out> out;
-  AxisElement<E, Acc> element;
-  Combine combine;
-  Post post;
-  Acc identity;
-  AxisGeometry geometry;
-  std::size_t outputs;
+  using member_type = typename Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>::member_type;
+  AxisOperands<Out, Element, Combine, Post, Acc> ops;
   std::size_t segments;
   std::size_t segment_length;
   Acc* partials;  // [segment][output]; null: one pass, store post(total) in out
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
-    constexpr int P = axis_elements_in_flight;
     const std::size_t l = static_cast<std::size_t>(member.league_rank());
     const std::size_t k = l / segments, s = l % segments;
-    const std::size_t length = geometry.extent[geometry.axis_slot];
     std::size_t begin, end;
-    segment_range(s, segment_length, length, begin, end);
-    const std::size_t team = static_cast<std::size_t>(member.team_size());
-    const std::size_t chunk = team * P;
-    std::size_t i0, i1, i2, o0, o1, o2;
-    geometry.origin(k, i0, i1, i2, o0, o1, o2);
-    Acc total[P];
-    for (int r = 0; r < P; ++r) total[r] = identity;
-    std::size_t base = begin + static_cast<std::size_t>(member.team_rank());
-    while (base < end) {
-      Acc acc[P];
-      for (int r = 0; r < P; ++r) acc[r] = identity;
-      for (int step = 0; step < axis_block_steps && base < end; ++step, base += chunk) {
-        if (base + (chunk - team) < end) {  // the whole chunk is inside: no bound checks
-          Acc v[P];
-          for (int r = 0; r < P; ++r) v[r] = element(i0, i1, i2, base + static_cast<std::size_t>(r) * team);
-          for (int r = 0; r < P; ++r) acc[r] = combine(acc[r], v[r]);
-        } else {
-          for (int r = 0; r < P; ++r) {
-            const std::size_t j = base + static_cast<std::size_t>(r) * team;
-            if (j < end) acc[r] = combine(acc[r], element(i0, i1, i2, j));
-          }
-        }
-      }
-      for (int r = 0; r < P; ++r) total[r] = combine(total[r], acc[r]);
-    }
-    const Acc mine = combine_tree(combine, total);
-
-    const Acc team_total = team_combine(member, combine, identity, mine);
+    row_segment_range(k, s, segments, segment_length, ops.geometry.extent[ops.geometry.axis_slot], begin, end);
+    const Acc mine = ops.template accumulate_at<axis_loads_in_flight>(
+        k, begin + static_cast<std::size_t>(member.team_rank()), end, static_cast<std::size_t>(member.team_size()));
+    const Acc team_total = team_combine(member, ops.combine, ops.identity, mine);
     Acc* const p = partials;
-    const ViewOperand<Out>& o = out;
-    const Post& post_map = post;
-    const std::size_t slot = s * outputs + k;
+    const AxisOperands<Out, Element, Combine, Post, Acc>& o = ops;
+    const std::size_t slot = s * ops.outputs + k;
     Kokkos::single(Kokkos::PerTeam(member), [&]() {
       if (p == nullptr) {
-        o(o0, o1, o2) = static_cast<typename ViewOperand<Out>::value_type>(post_map(team_total));
+        o.store(k, team_total);
       } else {
         p[slot] = team_total;
       }
@@ -262,61 +272,51 @@ struct AxisTeamBody {
   }
 };
 
-// The one-pass rows form with several rows per team: team thread t of team l reduces row
-// k = l * rows_per_team + t over its vector lanes (a warp on CUDA), lane v taking elements
-// v, v + V, ... with axis_row_loads of them loaded before any is combined. A team per row
-// left each block a few microseconds of work, and block scheduling set the pace (a 1024-float
-// row per 32-thread team: 2.0 TB/s of a 4 TB/s copy on an H200). Host backends have one lane
-// and one thread per team: a row per team, as before.
-inline constexpr int axis_row_loads = 8;
+// The one-pass rows form with several rows per team: team thread t of team l reduces rows
+// k = (l + q * league) * rows_per_team + t over its vector lanes (a warp on CUDA), lane v
+// taking elements v, v + V, ... with axis_row_loads of them loaded before any is combined.
+// A team per row left each block a few microseconds of work, and block scheduling set the
+// pace (a 1024-float row per 32-thread team: 2.0 TB/s of a 4 TB/s copy on an H200); devices
+// get one wave of teams that walk the rows. Host backends have one lane and one thread per
+// team, and a team per row.
+// Held to 32 registers like the other kernels, so that the wave of teams is resident at once
+// (at 40 registers, a 1056-team grid ran in 1.33 waves: 131 us for (n/1024, 1024) floats on
+// an H200, against 105 us at 50); 4 loads per lane keep it nearly free of spills.
+inline constexpr int axis_row_loads = 4;
 
-template <class Exec, class Out, class E, class Combine, class Post, class Acc>
+template <class Exec, class Out, class Element, class Combine, class Post, class Acc>
 struct AxisRowsVectorBody {
-  using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  ViewOperand<Out> out;
-  AxisElement<E, Acc> element;
-  Combine combine;
-  Post post;
-  Acc identity;
-  AxisGeometry geometry;
-  std::size_t outputs;
+  using member_type = typename Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>::member_type;
+  AxisOperands<Out, Element, Combine, Post, Acc> ops;
   int rows_per_team;
   int lanes;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
-    const std::size_t row0 = static_cast<std::size_t>(member.league_rank()) * static_cast<std::size_t>(rows_per_team);
-    const AxisRowsVectorBody& self = *this;
+    const std::size_t group = static_cast<std::size_t>(rows_per_team);
+    const std::size_t step = static_cast<std::size_t>(member.league_size()) * group;
+    for (std::size_t row0 = static_cast<std::size_t>(member.league_rank()) * group; row0 < ops.outputs; row0 += step)
+      reduce_rows(member, row0);
+  }
+
+  KOKKOS_INLINE_FUNCTION void reduce_rows(const member_type& member, const std::size_t row0) const {
+    const AxisOperands<Out, Element, Combine, Post, Acc>& o = ops;
+    const int width = lanes;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, rows_per_team), [&](const int t) {
       const std::size_t k = row0 + static_cast<std::size_t>(t);
-      if (k >= self.outputs) return;
+      if (k >= o.outputs) return;
       std::size_t i0, i1, i2, o0, o1, o2;
-      self.geometry.origin(k, i0, i1, i2, o0, o1, o2);
-      const std::size_t length = self.geometry.extent[self.geometry.axis_slot];
-      const std::size_t width = static_cast<std::size_t>(self.lanes);
-      const Combine& c = self.combine;
-      Acc row_total = self.identity;
+      o.geometry.origin(k, i0, i1, i2, o0, o1, o2);
+      (void)o0, (void)o1, (void)o2;
+      const std::size_t length = o.geometry.extent[o.geometry.axis_slot];
+      Acc row_total = o.identity;
       Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(member, self.lanes),
+          Kokkos::ThreadVectorRange(member, width),
           [&](const int lane, Acc& value) {
-            constexpr int P = axis_row_loads;
-            const std::size_t chunk = width * P;
-            Acc acc = self.identity;
-            std::size_t base = static_cast<std::size_t>(lane);
-            for (; base + (chunk - width) < length; base += chunk) {
-              Acc v[P];
-              for (int r = 0; r < P; ++r) v[r] = self.element(i0, i1, i2, base + static_cast<std::size_t>(r) * width);
-              acc = c(acc, combine_tree(c, v));
-            }
-            for (int r = 0; r < P; ++r) {  // the ragged end of the row
-              const std::size_t j = base + static_cast<std::size_t>(r) * width;
-              if (j < length) acc = c(acc, self.element(i0, i1, i2, j));
-            }
-            value = c(value, acc);
+            value = o.combine(value, o.template accumulate<axis_row_loads>(i0, i1, i2, static_cast<std::size_t>(lane),
+                                                                           length, static_cast<std::size_t>(width)));
           },
-          CombineReducer<Acc, Combine, Kokkos::HostSpace>(row_total, c, self.identity));
-      Kokkos::single(Kokkos::PerThread(member), [&]() {
-        self.out(o0, o1, o2) = static_cast<typename ViewOperand<Out>::value_type>(self.post(row_total));
-      });
+          CombineReducer<Acc, Combine, Kokkos::HostSpace>(row_total, o.combine, o.identity));
+      Kokkos::single(Kokkos::PerThread(member), [&]() { o.store(k, row_total); });
     });
   }
 };
@@ -336,20 +336,12 @@ struct AxisCombineBody {
   const Acc* partials;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
-    constexpr int P = axis_elements_in_flight;
     const std::size_t k = static_cast<std::size_t>(member.league_rank());
-    const std::size_t team = static_cast<std::size_t>(member.team_size());
-    Acc acc[P];
-    for (int r = 0; r < P; ++r) acc[r] = identity;
-    for (std::size_t s = static_cast<std::size_t>(member.team_rank()); s < segments; s += team * P) {
-      Acc v[P];
-      for (int r = 0; r < P; ++r) {
-        const std::size_t q = s + static_cast<std::size_t>(r) * team;
-        v[r] = q < segments ? partials[q * outputs + k] : identity;
-      }
-      for (int r = 0; r < P; ++r) acc[r] = combine(acc[r], v[r]);
-    }
-    const Acc mine = combine_tree(combine, acc);
+    const Acc* const p = partials + k;
+    const std::size_t pitch = outputs;
+    const Acc mine = accumulate_strided<axis_loads_in_flight>(
+        [&](std::size_t s) { return p[s * pitch]; }, combine, identity,
+        static_cast<std::size_t>(member.team_rank()), segments, static_cast<std::size_t>(member.team_size()));
     const Acc total = team_combine(member, combine, identity, mine);
     const ViewOperand<Out>& o = out;
     const Post& post_map = post;
@@ -361,6 +353,51 @@ struct AxisCombineBody {
   }
 };
 
+// Pass 1 (and pass 2 if the axis is split) with the reduced slot known at compile time.
+template <int Slot, class Exec, class Out, class E, class Combine, class Post, class Acc>
+void launch_along(const std::string& label, const std::string& combine_label, const Exec& exec,
+                  const AxisReduceShape& shape, const AxisPlan& plan, const E& expr, const AxisGeometry& geometry,
+                  std::size_t outputs, bool rows, const Combine& combine, Acc identity, const Post& post,
+                  const Out& out) {
+  using Element = AxisElement<E, Acc, Slot>;
+  using Operands = AxisOperands<Out, Element, Combine, Post, Acc>;
+  const std::size_t length = geometry.length();
+  const std::size_t segments = plan.segments;
+  const std::size_t segment_length = segments > 1 ? ceil_div(length, segments) : length;
+  // the rows form's segments start on 32-element boundaries (row_segment_range)
+  const std::size_t row_segment_length = segments > 1 ? ceil_div(segment_length, 32) * 32 : length;
+  Acc* partials = segments > 1 ? static_cast<Acc*>(axis_partials(exec, segments * outputs * sizeof(Acc))) : nullptr;
+  const Operands ops{ViewOperand<Out>(out), Element{expr}, combine, post, identity, geometry, outputs};
+  // rows (the last axis of row-major data) is Slot 2 only
+  if constexpr (Slot == max_rank - 1) {
+    if (rows && segments == 1 && shape.team == 0) {
+      using Policy = Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>;
+      const int lanes = Policy::vector_length_max() >= 32 ? 32 : 1;
+      const int rows_per_team = is_device_space<Exec>() ? 8 : 1;
+      std::size_t league = ceil_div(outputs, static_cast<std::size_t>(rows_per_team));
+      if (is_device_space<Exec>()) {
+        const std::size_t wave = static_cast<std::size_t>(exec.concurrency()) / static_cast<std::size_t>(rows_per_team * lanes);
+        if (league > wave && wave > 0) league = wave;
+      }
+      Kokkos::parallel_for(label, Policy(exec, static_cast<int>(league), rows_per_team, lanes),
+                           AxisRowsVectorBody<Exec, Out, Element, Combine, Post, Acc>{ops, rows_per_team, lanes});
+    } else if (rows) {
+      Kokkos::parallel_for(
+          label, Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>(exec, static_cast<int>(outputs * segments), plan.team),
+          AxisTeamBody<Exec, Out, Element, Combine, Post, Acc>{ops, segments, row_segment_length, partials});
+    }
+  }
+  if (!rows)
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec, OneWaveLaunchBounds>(exec, 0, outputs * segments),
+                         AxisFlatBody<Out, Element, Combine, Post, Acc>{ops, segment_length, partials});
+  if (segments > 1) {
+    AxisCombineBody<Exec, Out, Combine, Post, Acc> body{ops.out, combine, post, identity, geometry.outer,
+                                                        outputs, segments, partials};
+    Kokkos::parallel_for(combine_label, Kokkos::TeamPolicy<Exec>(exec, static_cast<int>(outputs), plan.combine_team),
+                         body);
+  }
+}
+
 // out = post(combine along geometry's slot of expr), on exec, without a fence. `rows`: the
 // reduced axis is the last one of row-major data. The caller has checked the shapes.
 template <class Exec, class Out, class E, class Combine, class Post, class Acc>
@@ -368,41 +405,27 @@ void reduce_along(const std::string& label, const std::string& combine_label, co
                   const AxisReduceShape& shape, const E& expr, const AxisGeometry& geometry, std::size_t outputs,
                   bool rows, const Combine& combine, Acc identity, const Post& post, const Out& out) {
   if (outputs == 0) return;
-  const std::size_t length = geometry.length();
-  const AxisPlan plan = plan_axis_split(outputs, length, rows, is_device_space<Exec>(),
+  const AxisPlan plan = plan_axis_split(outputs, geometry.length(), rows, is_device_space<Exec>(),
                                         static_cast<std::size_t>(exec.concurrency()), sizeof(Acc), shape);
-  const std::size_t segments = plan.segments;
-  const std::size_t segment_length = segments > 1 ? ceil_div(length, segments) : length;
-  Acc* partials = segments > 1 ? static_cast<Acc*>(axis_partials(exec, segments * outputs * sizeof(Acc))) : nullptr;
-  AxisElement<E, Acc> element{expr, geometry.axis_slot == 0 ? 1u : 0u, geometry.axis_slot == 1 ? 1u : 0u,
-                              geometry.axis_slot == 2 ? 1u : 0u};
-  const ViewOperand<Out> target(out);
-  if (rows && segments == 1 && shape.team == 0) {
-    using Policy = Kokkos::TeamPolicy<Exec>;
-    const int lanes = Policy::vector_length_max() >= 32 ? 32 : 1;
-    const int rows_per_team = is_device_space<Exec>() ? 8 : 1;
-    const std::size_t league = ceil_div(outputs, static_cast<std::size_t>(rows_per_team));
-    AxisRowsVectorBody<Exec, Out, E, Combine, Post, Acc> body{target,   element, combine,       post,
-                                                              identity, geometry, outputs, rows_per_team,
-                                                              lanes};
-    Kokkos::parallel_for(label, Policy(exec, static_cast<int>(league), rows_per_team, lanes), body);
-  } else if (rows) {
-    AxisTeamBody<Exec, Out, E, Combine, Post, Acc> body{target, element,  combine,        post,
-                                                        identity, geometry, outputs,  segments,
-                                                        segment_length, partials};
-    Kokkos::parallel_for(label, Kokkos::TeamPolicy<Exec>(exec, static_cast<int>(outputs * segments), plan.team),
-                         body);
-  } else {
-    AxisFlatBody<Out, E, Combine, Post, Acc> body{target, element, combine, post, identity, geometry,
-                                                  outputs, segment_length, partials};
-    Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(exec, 0, outputs * segments), body);
+  // Only the slots an expression of this rank can have are compiled: a rank-2 expression's
+  // axes are slots 1 and 2.
+  switch (geometry.axis_slot) {
+    case 0:
+      if constexpr (E::static_rank >= 3)
+        return launch_along<0>(label, combine_label, exec, shape, plan, expr, geometry, outputs, rows, combine,
+                               identity, post, out);
+      break;
+    case 1:
+      if constexpr (E::static_rank >= 2)
+        return launch_along<1>(label, combine_label, exec, shape, plan, expr, geometry, outputs, rows, combine,
+                               identity, post, out);
+      break;
+    default:
+      return launch_along<2>(label, combine_label, exec, shape, plan, expr, geometry, outputs, rows, combine,
+                             identity, post, out);
   }
-  if (segments > 1) {
-    AxisCombineBody<Exec, Out, Combine, Post, Acc> body{target, combine, post, identity, geometry.outer,
-                                                        outputs, segments, partials};
-    Kokkos::parallel_for(combine_label, Kokkos::TeamPolicy<Exec>(exec, static_cast<int>(outputs), plan.combine_team),
-                         body);
-  }
+  throw_error(ErrorKind::internal, "reduction along slot " + std::to_string(geometry.axis_slot) +
+                                       " of an expression of rank " + std::to_string(E::static_rank));
 }
 
 }  // namespace portasim::toolkit::impl

@@ -1,11 +1,11 @@
 #pragma once
 // The device kernel of a whole-array reduction, in one launch (Kokkos 3.4's RangePolicy
 // parallel_reduce reaches only 677 GB/s of an H200's 4 TB/s at 1e8 floats):
-//   1. a grid of teams that the device holds at once (one wave; the kernel is limited to 32
-//      registers so that a full wave fits) splits the elements into equal contiguous shares,
-//      one per team; a team walks its share in chunks of team * per_thread, each thread
-//      taking per_thread elements a team-width apart per chunk (every load coalesced,
-//      per_thread loads in flight per thread, all issued before any use);
+//   1. a grid of teams that the device holds at once (one wave, OneWaveLaunchBounds) splits
+//      the elements into equal contiguous shares, one per team; a team walks its share in
+//      chunks of team * per_thread, each thread taking per_thread elements a team-width apart
+//      per chunk (every load coalesced, per_thread loads in flight per thread, all issued
+//      before any use: impl::accumulate_strided);
 //   2. each team combines its threads' values and writes one partial into the instance's
 //      scratch (reduction_scratch.hpp), then counts itself done with an atomic;
 //   3. the last team to finish combines the partials, applies the post-map and writes the
@@ -27,61 +27,11 @@
 
 #include "portasim/core/error.hpp"
 #include "portasim/toolkit/elementwise.hpp"
+#include "portasim/toolkit/impl/combine.hpp"
 #include "portasim/toolkit/impl/reduction_scratch.hpp"
 #include "portasim/toolkit/launch_shape.hpp"
 
 namespace portasim::toolkit::impl {
-
-// A Kokkos reducer for any associative `combine` with an identity, writing into a View.
-template <class T, class Combine, class Space>
-struct CombineReducer {
-  using reducer = CombineReducer;
-  using value_type = std::remove_cv_t<T>;
-  using result_view_type = Kokkos::View<value_type, Space>;
-
-  result_view_type m_value;
-  Combine m_combine;
-  value_type m_identity;
-  bool m_references_scalar;
-
-  KOKKOS_INLINE_FUNCTION CombineReducer(value_type& value, const Combine& combine, value_type identity)
-      : m_value(&value), m_combine(combine), m_identity(identity), m_references_scalar(true) {}
-  CombineReducer(const result_view_type& value, const Combine& combine, value_type identity)
-      : m_value(value), m_combine(combine), m_identity(identity), m_references_scalar(false) {}
-
-  KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
-    dest = m_combine(dest, src);
-  }
-  // Kokkos 3.x joins through volatile references as well; goes with Kokkos 3 support.
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dest, const volatile value_type& src) const {
-    const value_type a = dest, b = src;
-    dest = m_combine(a, b);
-  }
-  KOKKOS_INLINE_FUNCTION void init(value_type& value) const { value = m_identity; }
-  KOKKOS_INLINE_FUNCTION value_type& reference() const { return *m_value.data(); }
-  KOKKOS_INLINE_FUNCTION result_view_type view() const { return m_value; }
-  KOKKOS_INLINE_FUNCTION bool references_scalar() const { return m_references_scalar; }
-};
-
-// v[0] = the combination of v[0..N) in a tree (the pairs, then pairs of pairs): fewer
-// dependent steps than a running value, and pairwise rounding for float sums.
-template <int N, class Combine, class Acc>
-KOKKOS_FORCEINLINE_FUNCTION Acc combine_tree(const Combine& combine, Acc (&v)[N]) {
-  for (int width = 1; width < N; width *= 2)
-    for (int r = 0; r + width < N; r += 2 * width) v[r] = combine(v[r], v[r + width]);
-  return v[0];
-}
-
-// The combination of every thread's `mine` over the team, returned to every thread. One
-// index per thread: each thread's value enters the team's tree exactly once.
-template <class Member, class Combine, class Acc>
-KOKKOS_INLINE_FUNCTION Acc team_combine(const Member& member, const Combine& combine, Acc identity, Acc mine) {
-  Acc total = identity;
-  Kokkos::parallel_reduce(
-      Kokkos::TeamThreadRange(member, member.team_size()), [&](const int, Acc& v) { v = combine(v, mine); },
-      CombineReducer<Acc, Combine, Kokkos::HostSpace>(total, combine, identity));
-  return total;
-}
 
 // The grid of the device kernel; zeros mean the defaults.
 struct DeviceReduceShape {
@@ -93,9 +43,6 @@ struct DeviceReduceShape {
 inline constexpr int default_reduce_team = 256;
 inline constexpr int default_reduce_per_thread = 4;
 inline constexpr int default_reduce_waves = 1;
-// Blocks of up to 1024 threads, at least 2 per multiprocessor: at most 32 registers per
-// thread, so that 2048 threads, the whole of exec.concurrency(), are resident at once.
-using WholeReduceLaunchBounds = Kokkos::LaunchBounds<1024, 2>;
 
 // A partial written by another team: read past this SM's L1, which is not coherent with the
 // other SMs' stores (the writers fenced before counting themselves done).
@@ -110,7 +57,7 @@ KOKKOS_FORCEINLINE_FUNCTION Acc load_partial(const Acc* p) {
 
 template <class Exec, class E, class Combine, class Post, class Acc, class Result>
 struct TwoLevelReduce {
-  using member_type = typename Kokkos::TeamPolicy<Exec, WholeReduceLaunchBounds>::member_type;
+  using member_type = typename Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>::member_type;
   E expr;
   Combine combine;
   Post post;
@@ -129,44 +76,6 @@ struct TwoLevelReduce {
     return static_cast<Acc>(expr(i0, i1, i2));
   }
 
-  // Grid-stride over chunks of Count elements a team-width apart per thread, Count known at
-  // compile time: the Count loads of a full chunk are issued back to back and only then
-  // used. With a run-time count every load sat in its own guarded block with its map (the
-  // square of an L2 norm) right behind it, so a thread waited for each load in turn.
-  // A thread's part of the range [first - team_rank, end): chunks of Count elements a
-  // team-width apart, Count known at compile time so that the Count loads of a full chunk
-  // are issued back to back and only then used (with a run-time count every load sat in its
-  // own guarded block with its map right behind it: one load in flight per thread). Each
-  // chunk is combined in a tree and then into the one running value, which keeps the
-  // registers to Count + 1 values (the kernel has 32). The range ends in at most one
-  // partial chunk.
-  template <int Count>
-  KOKKOS_FORCEINLINE_FUNCTION void accumulate(std::size_t first, std::size_t end, std::size_t team, Acc& acc) const {
-    std::size_t base = first;
-    for (; base + static_cast<std::size_t>(Count - 1) * team < end; base += static_cast<std::size_t>(Count) * team)
-      acc = combine(acc, full_chunk<Count>(base, team));
-    for (int r = 0; r < Count; ++r) {
-      const std::size_t k = base + static_cast<std::size_t>(r) * team;
-      if (k < end) acc = combine(acc, element(k));
-    }
-  }
-  template <int Count>
-  KOKKOS_FORCEINLINE_FUNCTION Acc full_chunk(std::size_t base, std::size_t team) const {
-    Acc v[Count];
-    for (int r = 0; r < Count; ++r) v[r] = element(base + static_cast<std::size_t>(r) * team);
-    return combine_tree(combine, v);
-  }
-  // Counts other than 1, 2, 4 and 8 (launch-shape sweeps only): guarded, one load at a time.
-  KOKKOS_FORCEINLINE_FUNCTION void accumulate_any(std::size_t first, std::size_t end, std::size_t team,
-                                                  Acc& acc) const {
-    const std::size_t chunk = static_cast<std::size_t>(per_thread) * team;
-    for (std::size_t base = first; base < end; base += chunk)
-      for (int r = 0; r < max_elements_in_flight; ++r) {
-        const std::size_t k = base + static_cast<std::size_t>(r) * team;
-        if (r < per_thread && k < end) acc = combine(acc, element(k));
-      }
-  }
-
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
     const std::size_t team = static_cast<std::size_t>(member.team_size());
     const std::size_t league = static_cast<std::size_t>(member.league_size());
@@ -174,14 +83,9 @@ struct TwoLevelReduce {
     const std::size_t begin = static_cast<std::size_t>(rank) * share;
     const std::size_t end = begin + share < n ? begin + share : n;
     const std::size_t first = begin + static_cast<std::size_t>(member.team_rank());
-    Acc mine = identity;
-    switch (per_thread) {
-      case 1: accumulate<1>(first, end, team, mine); break;
-      case 2: accumulate<2>(first, end, team, mine); break;
-      case 4: accumulate<4>(first, end, team, mine); break;
-      case 8: accumulate<8>(first, end, team, mine); break;
-      default: accumulate_any(first, end, team, mine);
-    }
+    const TwoLevelReduce& self = *this;
+    const Acc mine = accumulate_strided(
+        per_thread, [&](std::size_t k) { return self.element(k); }, combine, identity, first, end, team);
 
     const Acc team_total = team_combine(member, combine, identity, mine);
 
@@ -247,7 +151,7 @@ void reduce_whole_on_device(const std::string& label, const Exec& exec, const E&
   TwoLevelReduce<Exec, E, Combine, Post, Acc, Result> body{expr,   combine, post,       identity,
                                                           index,  n,       share,      per_thread,
                                                           result, static_cast<Acc*>(scratch.partials), scratch.counter};
-  Kokkos::parallel_for(label, Kokkos::TeamPolicy<Exec, WholeReduceLaunchBounds>(exec, static_cast<int>(teams), team),
+  Kokkos::parallel_for(label, Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>(exec, static_cast<int>(teams), team),
                        body);
 }
 
