@@ -141,8 +141,10 @@ for part in "$@"; do
       # Reductions along an axis only: the (n/1024, 1024) and few-output (16 rows / 16 columns)
       # cases, and the split forced or aimed at other waves (reduction_axis_split/*, n >= 1e7).
       # Named apart from toolkit_*.json so that the toolkit part's plots do not take it twice.
+      # CuPy's sums on the same shapes follow in the same call (perf/toolkit/axis_cupy.py).
       "$stage/bin/portasim_bench_toolkit_elementwise" --benchmark_filter='^(reduction_axis|copy)' \
-        --benchmark_out="$out/axis_reduction.json" --benchmark_out_format=json || status=1 ;;
+        --benchmark_out="$out/axis_reduction.json" --benchmark_out_format=json || status=1
+      PYTHONUNBUFFERED=1 python3 perf/toolkit/axis_cupy.py 1e4 1e5 1e6 1e7 1e8 | tee "$out/axis_cupy.jsonl" || status=1 ;;
     toolkit-cli)
       # `portasim toolkit` at the spec's CuPy sizes (y = x1*x2 + B and the L2 norm at 1e8
       # float32, SVD 1000 x 1000, matmul 4096^3 three ways), every check against the host, then

@@ -15,11 +15,12 @@ PNGs in --outdir:
                         D2H) beside allocate+free time vs size (Kokkos View, caching pool,
                         stream-ordered pool), from the transfers and pool benchmarks; their
                         rows are printed as a table too.
-CuPy peer lines (shared/peers/blas_cupy.py output, --peer) are overlaid where their anchor
-matches a family and counter (PEER_SERIES below; add a row for a new peer figure).
+CuPy peer lines (shared/peers/blas_cupy.py and perf/toolkit/axis_cupy.py output, --peer,
+repeatable) are overlaid where their anchor matches a family and counter (PEER_SERIES below;
+add a row for a new peer figure).
 
 usage: perf/toolkit/plot_bench_toolkit.py --outdir DIR BENCH.json [BENCH.json ...]
-                                          [--peer blas_cupy.jsonl]
+                                          [--peer blas_cupy.jsonl] [--peer axis_cupy.jsonl]
 """
 import argparse
 import collections
@@ -55,6 +56,8 @@ PEER_SERIES = [
     ("axpb_cupy", r"^(launch_shape)", r"GB_per_s|GBps", "n", "count", lambda r: r["GBps"], "CuPy ElementwiseKernel"),
     ("axpb_cupy", r"^reduction$", r"GB_per_s|GBps", "n", "count", lambda r: r["l2_GBps"], "CuPy ReductionKernel L2 norm"),
     ("axpb_cupy", r"^reduction$", r"^us_per_call$", "n", "count", lambda r: 1e6 * r["l2_s"], "CuPy ReductionKernel L2 norm"),
+    ("axis_cupy", r"^reduction_axis$", r"GB_per_s|GBps", "n", "count", lambda r: r["GBps"], "CuPy sum {case}"),
+    ("axis_cupy", r"^reduction_axis$", r"^us_per_call$", "n", "count", lambda r: 1e6 * r["s"], "CuPy sum {case}"),
     ("matmul_cupy", r"matmul|gemm|linalg", r"TFLOP", "n", "count", lambda r: r["TFLOPs"], "CuPy matmul {dtype}"),
     ("matmul_cupy", r"trace", r"^us_per_call$|_us$", "n", "count", lambda r: 1e6 * r["trace_s"], "CuPy trace {dtype}"),
     ("svd_cupy", r"svd", r"seconds|_s$", "n", "count", lambda r: r["s"], "CuPy SVD"),
@@ -224,12 +227,13 @@ def plot_memory(paths, outdir):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("bench", nargs="+", help="Google Benchmark JSON files")
-    parser.add_argument("--peer", help="JSON lines of shared/peers/blas_cupy.py")
+    parser.add_argument("--peer", action="append", default=[],
+                        help="JSON lines of shared/peers/blas_cupy.py or perf/toolkit/axis_cupy.py (repeatable)")
     parser.add_argument("--outdir", default=".")
     args = parser.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     data, size_keys = load(args.bench)
-    peer_rows = bench_plot.load_peer(args.peer)
+    peer_rows = [row for path in args.peer for row in bench_plot.load_peer(path)]
     for family, series in sorted(data.items()):
         sizes_per_variant = [len({p[0] for c in s.values() for p in c}) for s in series.values()]
         if max(sizes_per_variant) > 1:
