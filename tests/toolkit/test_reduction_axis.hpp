@@ -90,6 +90,36 @@ TEST(TEST_CATEGORY, reduction_axis_split_plan) {
   EXPECT_EQ(plan.segments, 2u * static_cast<std::size_t>(tk::impl::axis_default_waves));
 }
 
+// the columns form: few outputs along the first axis of row-major data, on devices only
+TEST(TEST_CATEGORY, reduction_axis_columns_plan) {
+  const std::size_t h200 = 132 * 2048;
+  EXPECT_TRUE(tk::impl::use_columns_form(0, false, 16, true));
+  EXPECT_FALSE(tk::impl::use_columns_form(0, false, 16, false)) << "host backends keep the flat form";
+  EXPECT_FALSE(tk::impl::use_columns_form(1, false, 16, true)) << "only the first axis";
+  EXPECT_FALSE(tk::impl::use_columns_form(0, true, 16, true)) << "only row-major outputs";
+  EXPECT_FALSE(tk::impl::use_columns_form(0, false, tk::impl::axis_max_column_outputs + 1, true));
+  const tk::impl::AxisReduceShape defaults;
+  // (6.25e6, 16) floats: teams of 256 (16 lanes per column) over axis_column_waves waves
+  auto plan = tk::impl::plan_axis_columns(16, 6250000, h200, sizeof(float), defaults);
+  EXPECT_EQ(plan.team, 256);
+  EXPECT_EQ(plan.segments, static_cast<std::size_t>(tk::impl::axis_column_waves) * h200 / 256);
+  EXPECT_GE(plan.combine_team, 32);
+  // 67 outputs: the team is the largest multiple of 67 up to 256, 3 lanes per column
+  plan = tk::impl::plan_axis_columns(67, 301, h200, sizeof(float), defaults);
+  EXPECT_EQ(plan.team, 201);
+  EXPECT_EQ(plan.segments, 3u) << "at least axis_min_elements_per_thread rows per lane: 301 / (3 * 32)";
+  // short axes: one team, no second pass
+  plan = tk::impl::plan_axis_columns(3, 9, h200, sizeof(float), defaults);
+  EXPECT_EQ(plan.segments, 1u);
+  // a forced split is kept; the partials bound caps it
+  tk::impl::AxisReduceShape forced;
+  forced.segments = 7;
+  EXPECT_EQ(tk::impl::plan_axis_columns(16, 100, h200, sizeof(float), forced).segments, 7u);
+  forced.segments = 1 << 30;
+  EXPECT_EQ(tk::impl::plan_axis_columns(100, 1 << 24, h200, sizeof(double), forced).segments,
+            tk::impl::axis_partials_max_bytes / (100 * sizeof(double)));
+}
+
 template <class OutView>
 OutView make_out(const std::string& label, const std::vector<std::size_t>& e) {
   if constexpr (OutView::rank == 1) {

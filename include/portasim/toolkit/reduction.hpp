@@ -167,8 +167,11 @@ class Reduction {
     // Along the last axis of row-major data teams read contiguous pieces of rows; along any
     // other axis threads take neighbouring outputs, so that they read neighbouring addresses.
     const bool rows = axis == shape.rank() - 1 && !impl::first_index_fastest(out);
+    // Along the first axis with few outputs a device team reads whole blocks of rows.
+    const bool columns = impl::use_columns_form(axis, impl::first_index_fastest(out), out_shape.size(),
+                                                impl::is_device_space<Exec>());
     impl::reduce_along(m_axis_name, m_axis_combine_name, exec, split, expr, geometry, out_shape.size(), rows,
-                       m_combine, m_identity, m_post, out);
+                       columns, m_combine, m_identity, m_post, out);
   }
 
   // The explicit synchronous convenience form: reduces on exec, waits for it, returns the

@@ -120,6 +120,45 @@ inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool ro
   return plan;
 }
 
+// The columns form (AxisColumnsBody): the first axis of row-major data with at most
+// axis_max_column_outputs outputs, on a device. A team of axis_column_team threads (rounded
+// down to a multiple of the output count) takes a contiguous block of rows.
+inline constexpr std::size_t axis_max_column_outputs = 128;
+inline constexpr int axis_column_team = 256;
+// The columns form aims at two waves: on an H200, (6.25e6, 16) floats along axis 0 took 153 us
+// at one wave (1056 teams), 110 at two and 118 at four (reduction_axis_split/*/waves:W,
+// session 5); the flat form took 139.
+inline constexpr int axis_column_waves = 2;
+
+inline bool use_columns_form(int axis, bool first_index_fastest, std::size_t outputs, bool device) {
+  return device && axis == 0 && !first_index_fastest && outputs > 0 && outputs <= axis_max_column_outputs;
+}
+
+// The split of the columns form: `segments` blocks of rows, one team each, aiming at waves *
+// concurrency threads, each thread left at least axis_min_elements_per_thread rows.
+inline AxisPlan plan_axis_columns(std::size_t outputs, std::size_t length, std::size_t concurrency,
+                                  std::size_t acc_bytes, const AxisReduceShape& shape) {
+  AxisPlan plan;
+  plan.team = static_cast<int>(static_cast<std::size_t>(axis_column_team) / outputs * outputs);
+  const std::size_t lanes = static_cast<std::size_t>(plan.team) / outputs;  // threads per column
+  std::size_t s;
+  if (shape.segments > 0) {
+    s = static_cast<std::size_t>(shape.segments);
+  } else {
+    const std::size_t waves = shape.waves > 0 ? static_cast<std::size_t>(shape.waves) : axis_column_waves;
+    s = ceil_div(waves * (concurrency > 0 ? concurrency : 1), static_cast<std::size_t>(plan.team));
+    const std::size_t by_length = length / (lanes * axis_min_elements_per_thread);
+    if (s > by_length) s = by_length;
+    if (s > axis_max_segments) s = axis_max_segments;
+  }
+  const std::size_t by_bytes = axis_partials_max_bytes / (outputs * acc_bytes);
+  if (s > by_bytes) s = by_bytes;
+  if (s < 1) s = 1;
+  plan.segments = s;
+  if (s > 1) plan.combine_team = pow2_team(ceil_div(s, 8), true);
+  return plan;
+}
+
 // Reduction along one slot (0..2 of the three aligned indices) of the expression's shape:
 // the output element's three indices with the reduced slot set to 0 address `out`.
 struct AxisGeometry {
@@ -321,6 +360,54 @@ struct AxisRowsVectorBody {
   }
 };
 
+// The columns form, pass 1 (or the whole of it when partials is null): team s takes the rows
+// [s * segment_length, ...) of the reduced axis; with C outputs and L = team / C lanes per
+// column, thread r takes column k = r % C and rows r / C, r / C + L, ... of the block. A
+// team's loads are then consecutive addresses of row-major data, as in the whole-array
+// kernel; the flat form gave each thread one column, and with 16 columns a warp read two
+// 64-byte pieces of different segments per load (72 % of copy bandwidth on an H200). The
+// L lanes of a column are combined in a tree in team scratch memory (a fixed order).
+template <class Exec, class Out, class Element, class Combine, class Post, class Acc>
+struct AxisColumnsBody {
+  using member_type = typename Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>::member_type;
+  AxisOperands<Out, Element, Combine, Post, Acc> ops;
+  std::size_t segment_length;
+  Acc* partials;  // [segment][output]; null: one pass, store post(total) in out
+
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int team) {
+    return static_cast<std::size_t>(team) * sizeof(Acc);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
+    const std::size_t columns = ops.outputs;
+    const std::size_t lanes = static_cast<std::size_t>(member.team_size()) / columns;
+    const std::size_t r = static_cast<std::size_t>(member.team_rank());
+    const std::size_t s = static_cast<std::size_t>(member.league_rank());
+    const std::size_t length = ops.geometry.extent[ops.geometry.axis_slot];
+    const std::size_t first = s * segment_length;
+    const std::size_t begin = first < length ? first : length;
+    const std::size_t end = length - begin > segment_length ? begin + segment_length : length;
+    Acc* const values = static_cast<Acc*>(member.team_scratch(0).get_shmem(scratch_bytes(member.team_size())));
+    values[r] = r < lanes * columns
+                    ? ops.template accumulate_at<axis_loads_in_flight>(r % columns, begin + r / columns, end, lanes)
+                    : ops.identity;
+    member.team_barrier();
+    for (std::size_t m = lanes; m > 1;) {  // lanes q < m - half take in lane q + half
+      const std::size_t half = (m + 1) / 2;
+      if (r < (m - half) * columns) values[r] = ops.combine(values[r], values[r + half * columns]);
+      member.team_barrier();
+      m = half;
+    }
+    if (r < columns) {
+      if (partials == nullptr) {
+        ops.store(r, values[r]);
+      } else {
+        partials[s * columns + r] = values[r];
+      }
+    }
+  }
+};
+
 // Pass 2: team k combines partials[s * outputs + k] over s < segments (thread r takes s = r,
 // r + team, ... in order, then the team's tree) and stores post(total) in out.
 template <class Exec, class Out, class Combine, class Post, class Acc>
@@ -357,8 +444,8 @@ struct AxisCombineBody {
 template <int Slot, class Exec, class Out, class E, class Combine, class Post, class Acc>
 void launch_along(const std::string& label, const std::string& combine_label, const Exec& exec,
                   const AxisReduceShape& shape, const AxisPlan& plan, const E& expr, const AxisGeometry& geometry,
-                  std::size_t outputs, bool rows, const Combine& combine, Acc identity, const Post& post,
-                  const Out& out) {
+                  std::size_t outputs, bool rows, bool columns, const Combine& combine, Acc identity,
+                  const Post& post, const Out& out) {
   using Element = AxisElement<E, Acc, Slot>;
   using Operands = AxisOperands<Out, Element, Combine, Post, Acc>;
   const std::size_t length = geometry.length();
@@ -376,7 +463,8 @@ void launch_along(const std::string& label, const std::string& combine_label, co
       const int rows_per_team = is_device_space<Exec>() ? 8 : 1;
       std::size_t league = ceil_div(outputs, static_cast<std::size_t>(rows_per_team));
       if (is_device_space<Exec>()) {
-        const std::size_t wave = static_cast<std::size_t>(exec.concurrency()) / static_cast<std::size_t>(rows_per_team * lanes);
+        const std::size_t wave =
+            static_cast<std::size_t>(exec.concurrency()) / static_cast<std::size_t>(rows_per_team * lanes);
         if (league > wave && wave > 0) league = wave;
       }
       Kokkos::parallel_for(label, Policy(exec, static_cast<int>(league), rows_per_team, lanes),
@@ -387,9 +475,20 @@ void launch_along(const std::string& label, const std::string& combine_label, co
           AxisTeamBody<Exec, Out, Element, Combine, Post, Acc>{ops, segments, row_segment_length, partials});
     }
   }
-  if (!rows)
+  // columns: the first axis (Slot + rank == 3) on a device only
+  if constexpr (Slot + E::static_rank == max_rank && is_device_space<Exec>()) {
+    if (columns) {
+      using Body = AxisColumnsBody<Exec, Out, Element, Combine, Post, Acc>;
+      Kokkos::parallel_for(label,
+                           Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>(exec, static_cast<int>(segments), plan.team)
+                               .set_scratch_size(0, Kokkos::PerTeam(Body::scratch_bytes(plan.team))),
+                           Body{ops, segment_length, partials});
+    }
+  }
+  if (!rows && !columns) {
     Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec, OneWaveLaunchBounds>(exec, 0, outputs * segments),
                          AxisFlatBody<Out, Element, Combine, Post, Acc>{ops, segment_length, partials});
+  }
   if (segments > 1) {
     AxisCombineBody<Exec, Out, Combine, Post, Acc> body{ops.out, combine, post, identity, geometry.outer,
                                                         outputs, segments, partials};
@@ -399,30 +498,33 @@ void launch_along(const std::string& label, const std::string& combine_label, co
 }
 
 // out = post(combine along geometry's slot of expr), on exec, without a fence. `rows`: the
-// reduced axis is the last one of row-major data. The caller has checked the shapes.
+// reduced axis is the last one of row-major data; `columns`: use the columns form
+// (use_columns_form). The caller has checked the shapes.
 template <class Exec, class Out, class E, class Combine, class Post, class Acc>
 void reduce_along(const std::string& label, const std::string& combine_label, const Exec& exec,
                   const AxisReduceShape& shape, const E& expr, const AxisGeometry& geometry, std::size_t outputs,
-                  bool rows, const Combine& combine, Acc identity, const Post& post, const Out& out) {
+                  bool rows, bool columns, const Combine& combine, Acc identity, const Post& post, const Out& out) {
   if (outputs == 0) return;
-  const AxisPlan plan = plan_axis_split(outputs, geometry.length(), rows, is_device_space<Exec>(),
-                                        static_cast<std::size_t>(exec.concurrency()), sizeof(Acc), shape);
+  const std::size_t concurrency = static_cast<std::size_t>(exec.concurrency());
+  const AxisPlan plan = columns ? plan_axis_columns(outputs, geometry.length(), concurrency, sizeof(Acc), shape)
+                                : plan_axis_split(outputs, geometry.length(), rows, is_device_space<Exec>(),
+                                                  concurrency, sizeof(Acc), shape);
   // Only the slots an expression of this rank can have are compiled: a rank-2 expression's
   // axes are slots 1 and 2.
   switch (geometry.axis_slot) {
     case 0:
       if constexpr (E::static_rank >= 3)
-        return launch_along<0>(label, combine_label, exec, shape, plan, expr, geometry, outputs, rows, combine,
-                               identity, post, out);
+        return launch_along<0>(label, combine_label, exec, shape, plan, expr, geometry, outputs, rows, columns,
+                               combine, identity, post, out);
       break;
     case 1:
       if constexpr (E::static_rank >= 2)
-        return launch_along<1>(label, combine_label, exec, shape, plan, expr, geometry, outputs, rows, combine,
-                               identity, post, out);
+        return launch_along<1>(label, combine_label, exec, shape, plan, expr, geometry, outputs, rows, columns,
+                               combine, identity, post, out);
       break;
     default:
-      return launch_along<2>(label, combine_label, exec, shape, plan, expr, geometry, outputs, rows, combine,
-                             identity, post, out);
+      return launch_along<2>(label, combine_label, exec, shape, plan, expr, geometry, outputs, rows, columns,
+                             combine, identity, post, out);
   }
   throw_error(ErrorKind::internal, "reduction along slot " + std::to_string(geometry.axis_slot) +
                                        " of an expression of rank " + std::to_string(E::static_rank));
