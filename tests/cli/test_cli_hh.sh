@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # usage: test_cli_hh.sh PATH/TO/portasim
 portasim=$1
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 
 # A good run: the file exists, has the documented layout and sensible content.
 check

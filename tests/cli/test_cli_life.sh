@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # usage: test_cli_life.sh PATH/TO/portasim
 portasim=$1
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 
 # The Python tool's defaults and file names.
 check

@@ -3,7 +3,7 @@
 portasim=$1
 reference=$2
 case $reference in /*) ;; *) reference=$PWD/$reference ;; esac
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 if [ ! -f "$reference/r1_20f_4e_dz0p1.h5" ] || ! /usr/bin/python3 -c "import h5py" 2>/dev/null; then
   echo "skipped: needs $reference and Debian's python3-h5py"
   exit 0

@@ -6,23 +6,7 @@ portasim=$1
 corpus=$2
 reference=$3
 [ -f "$reference/r1_20f_4e_dz0p1.h5" ] || reference=${PORTASIM_SFAP_REFERENCE_DIR:-$reference}
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-
-expect_failure() {
-  local code=$1 pattern=$2
-  shift 2
-  check
-  bad_inputs=$((bad_inputs + 1))
-  local before
-  before=$(ls -a | sort | md5sum)
-  "$portasim" "$@" > err.txt 2>&1
-  local rc=$?
-  [ "$rc" = "$code" ] || fail "'$*' exited $rc, expected $code: $(cat err.txt)"
-  grep -qi -- "$pattern" err.txt || fail "'$*' message lacks '$pattern': $(cat err.txt)"
-  grep -q "internal error" err.txt && fail "'$*' reported an internal error: $(cat err.txt)"
-  rm -f err.txt
-  [ "$(ls -a | sort | md5sum)" = "$before" ] || { fail "'$*' changed the folder"; ls -a; }
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 
 # --- Option values ---------------------------------------------------------------------------
 life=(life --output out.npy)

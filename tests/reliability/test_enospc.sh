@@ -5,7 +5,7 @@
 # Needs permission to mount (root); exits 77 (CTest: skipped) otherwise.
 # usage: test_enospc.sh PATH/TO/portasim
 portasim=$1
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 
 disk=$work/disk
 mkdir -p "$disk"

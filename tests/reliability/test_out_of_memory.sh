@@ -4,7 +4,7 @@
 # output file.
 # usage: test_out_of_memory.sh PATH/TO/portasim
 portasim=$1
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 # Under AddressSanitizer an impossible malloc must return null (as glibc's does) instead of
 # aborting; ulimit -v cannot be combined with ASan's shadow memory, so that part is skipped.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1

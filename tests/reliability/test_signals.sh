@@ -4,7 +4,7 @@
 # complete), and --resume continuing to exactly the output of an uninterrupted run.
 # usage: test_signals.sh PATH/TO/portasim
 portasim=$1
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 
 # Long enough to be interrupted after a few chunks on a fast machine, short enough for CI
 # (the HDF5 run: about 3 s on an idle 2-core machine; 6000 generations took 0.4 s once HDF5

@@ -1,5 +1,7 @@
-# Shared by the reliability tests: counters printed as "[reliability] <what> <n>" lines that
-# scripts/reliability_counts.py sums over a CTest log, and small helpers.
+# Shared by the shell tests of tests/cli and tests/reliability: a scratch folder as the
+# working directory (removed at exit, after the cleanup_hooks), pass/fail counters, small
+# helpers, and the closing summary, whose "[reliability] <what> <n>" lines
+# scripts/reliability_counts.py sums over a CTest log.
 # The caller sets portasim=PATH and sources this file.
 set -u
 case $portasim in /*) ;; *) portasim=$PWD/$portasim ;; esac  # the tests run in a scratch folder
@@ -29,6 +31,24 @@ wait_for() {
     [ $SECONDS -lt $deadline ] || return 1
     sleep 0.05
   done
+}
+
+# expect_failure CODE PATTERN ARGS...: `portasim ARGS...` must exit with CODE, name the
+# problem (PATTERN, grep -i), report no internal error, and leave the folder as it was.
+expect_failure() {
+  local code=$1 pattern=$2
+  shift 2
+  check
+  bad_inputs=$((bad_inputs + 1))
+  local before
+  before=$(ls -a | sort | md5sum)
+  "$portasim" "$@" > err.txt 2>&1
+  local rc=$?
+  [ "$rc" = "$code" ] || fail "'$*' exited $rc, expected $code: $(cat err.txt)"
+  grep -qi -- "$pattern" err.txt || fail "'$*' message lacks '$pattern': $(cat err.txt)"
+  grep -q "internal error" err.txt && fail "'$*' reported an internal error: $(cat err.txt)"
+  rm -f err.txt
+  [ "$(ls -a | sort | md5sum)" = "$before" ] || { fail "'$*' changed the folder"; ls -a; }
 }
 
 finish() {
