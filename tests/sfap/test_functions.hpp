@@ -164,7 +164,7 @@ inline void numpy_semantics() {
   v[0] = 1.0;
   struct Vals {
     const double* p;
-    double operator()(std::int64_t i) const { return p[i]; }
+    KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i) const { return p[i]; }
   };
   // r[0] = 1 + 2^-53 (rounds to 1), r[1..7] = 2*2^-53 each; sum = ((1 + 2^-52) + ...) = 1 + 7*2^-52 rounded
   const double expected = ((v[0] + v[8]) + (v[1] + v[9])) + ((v[2] + v[10]) + (v[3] + v[11])) +
