@@ -104,6 +104,17 @@ life::Config validated_config(const LifeOptions& o) {
   return config;
 }
 
+// The generation a run resumes after, once the point found in the output fits the options.
+std::int64_t accept_resume_point(const life::ResumePoint& point, const LifeOptions& o) {
+  require(point.grid.height == o.height && point.grid.width == o.width,
+          "cannot resume from '" + point.source + "': its grid is " + std::to_string(point.grid.height) + " x " +
+              std::to_string(point.grid.width));
+  require(point.generation <= o.steps, "cannot resume: '" + point.source + "' is already past --steps");
+  if (!o.quiet)
+    std::cout << "portasim life: resuming after generation " << point.generation << " from " << point.source << "\n";
+  return point.generation;
+}
+
 // Under mpirun (any number of ranks): rows split over the ranks (distributed::run_life).
 // Gathered output (the default) is written by rank 0 and is identical to a single-rank run's;
 // --mpi-output per-rank writes each rank's rows to BASE.rankRRRR_*.npy (or STEM.rankRRRR.h5).
@@ -173,13 +184,8 @@ int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Co
       sink = h5.get();
     }
     if (resume_point) {
-      require(resume_point->grid.height == o.height && resume_point->grid.width == o.width,
-              "cannot resume from '" + resume_point->source + "': its grid is " + std::to_string(resume_point->grid.height) +
-                  " x " + std::to_string(resume_point->grid.width));
-      require(resume_point->generation <= o.steps, "cannot resume: '" + resume_point->source + "' is already past --steps");
+      start_generation = accept_resume_point(*resume_point, o);
       start = resume_point->grid;
-      start_generation = resume_point->generation;
-      if (!o.quiet) std::cout << "portasim life: resuming after generation " << start_generation << " from " << resume_point->source << "\n";
     }
     if (comm.is_root() && start) {
       have_grid = 1;
@@ -272,13 +278,8 @@ int run_life(const ExecutionSpace& exec, const LifeOptions& o) {
   }
   std::int64_t start_generation = 0;
   if (resume_point) {
-    require(resume_point->grid.height == o.height && resume_point->grid.width == o.width,
-            "cannot resume from '" + resume_point->source + "': its grid is " + std::to_string(resume_point->grid.height) +
-                " x " + std::to_string(resume_point->grid.width));
-    require(resume_point->generation <= o.steps, "cannot resume: '" + resume_point->source + "' is already past --steps");
+    start_generation = accept_resume_point(*resume_point, o);
     start = resume_point->grid;
-    start_generation = resume_point->generation;
-    if (!o.quiet) std::cout << "portasim life: resuming after generation " << start_generation << " from " << resume_point->source << "\n";
   }
 
   life::ByteGrid<memory_space> initial(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::life::initial")), o.height, o.width);
