@@ -82,6 +82,28 @@ inline int pow2_team(std::size_t threads_wanted, bool device) {
   return team;
 }
 
+// A segment count within the bounds of every split: when chosen rather than forced, at least
+// axis_min_elements_per_thread elements for each of the `lanes` threads that share a
+// segment's stretch of the axis, and at most axis_max_segments; always within the partials
+// block, and at least 1.
+inline std::size_t bound_segments(std::size_t s, bool chosen, std::size_t length, std::size_t lanes,
+                                  std::size_t outputs, std::size_t acc_bytes) {
+  if (chosen) {
+    const std::size_t by_length = length / (lanes * axis_min_elements_per_thread);
+    if (s > by_length) s = by_length;
+    if (s > axis_max_segments) s = axis_max_segments;
+  }
+  const std::size_t by_bytes = axis_partials_max_bytes / (outputs * acc_bytes);
+  if (s > by_bytes) s = by_bytes;
+  return s < 1 ? 1 : s;
+}
+
+// The threads a split aims at: waves (the shape's, else default_waves) times concurrency.
+inline std::size_t wave_threads(const AxisReduceShape& shape, int default_waves, std::size_t concurrency) {
+  const std::size_t waves = static_cast<std::size_t>(shape.waves > 0 ? shape.waves : default_waves);
+  return waves * (concurrency > 0 ? concurrency : 1);
+}
+
 // The split for `outputs` outputs of a `length`-long axis on a device (or host) running
 // `concurrency` threads at once. Pure host arithmetic, so tests can check the plan of any
 // device on any backend.
@@ -91,24 +113,17 @@ inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool ro
   const std::size_t per_thread = axis_loads_in_flight * axis_team_steps;
   if (rows) plan.team = device && shape.team > 0 ? shape.team : pow2_team(ceil_div(length, per_thread), device);
   if (outputs == 0) return plan;
-  const std::size_t waves = shape.waves > 0 ? static_cast<std::size_t>(shape.waves) : axis_default_waves;
-  const std::size_t wanted = waves * (concurrency > 0 ? concurrency : 1);
+  const std::size_t wanted = wave_threads(shape, axis_default_waves, concurrency);
   std::size_t s = 1;
+  bool chosen = false;
   if (shape.segments > 0) {
     s = static_cast<std::size_t>(shape.segments);
-  } else {
-    const std::size_t one_pass = outputs * static_cast<std::size_t>(plan.team);
-    if (one_pass < wanted) {
-      if (rows && device && shape.team == 0 && plan.team > axis_split_rows_team) plan.team = axis_split_rows_team;
-      s = ceil_div(wanted, outputs * static_cast<std::size_t>(plan.team));
-      const std::size_t by_length = length / (static_cast<std::size_t>(plan.team) * axis_min_elements_per_thread);
-      if (s > by_length) s = by_length;
-      if (s > axis_max_segments) s = axis_max_segments;
-    }
+  } else if (outputs * static_cast<std::size_t>(plan.team) < wanted) {
+    if (rows && device && shape.team == 0 && plan.team > axis_split_rows_team) plan.team = axis_split_rows_team;
+    s = ceil_div(wanted, outputs * static_cast<std::size_t>(plan.team));
+    chosen = true;
   }
-  const std::size_t by_bytes = axis_partials_max_bytes / (outputs * acc_bytes);
-  if (s > by_bytes) s = by_bytes;
-  if (s < 1) s = 1;
+  s = bound_segments(s, chosen, length, static_cast<std::size_t>(plan.team), outputs, acc_bytes);
   plan.segments = s;
   if (s > 1) {
     if (rows && !(device && shape.team > 0)) {
@@ -141,21 +156,12 @@ inline AxisPlan plan_axis_columns(std::size_t outputs, std::size_t length, std::
   AxisPlan plan;
   plan.team = static_cast<int>(static_cast<std::size_t>(axis_column_team) / outputs * outputs);
   const std::size_t lanes = static_cast<std::size_t>(plan.team) / outputs;  // threads per column
-  std::size_t s;
-  if (shape.segments > 0) {
-    s = static_cast<std::size_t>(shape.segments);
-  } else {
-    const std::size_t waves = shape.waves > 0 ? static_cast<std::size_t>(shape.waves) : axis_column_waves;
-    s = ceil_div(waves * (concurrency > 0 ? concurrency : 1), static_cast<std::size_t>(plan.team));
-    const std::size_t by_length = length / (lanes * axis_min_elements_per_thread);
-    if (s > by_length) s = by_length;
-    if (s > axis_max_segments) s = axis_max_segments;
-  }
-  const std::size_t by_bytes = axis_partials_max_bytes / (outputs * acc_bytes);
-  if (s > by_bytes) s = by_bytes;
-  if (s < 1) s = 1;
-  plan.segments = s;
-  if (s > 1) plan.combine_team = pow2_team(ceil_div(s, 8), true);
+  const bool chosen = shape.segments <= 0;
+  const std::size_t s =
+      chosen ? ceil_div(wave_threads(shape, axis_column_waves, concurrency), static_cast<std::size_t>(plan.team))
+             : static_cast<std::size_t>(shape.segments);
+  plan.segments = bound_segments(s, chosen, length, lanes, outputs, acc_bytes);
+  if (plan.segments > 1) plan.combine_team = pow2_team(ceil_div(plan.segments, 8), true);
   return plan;
 }
 
