@@ -7,12 +7,11 @@ generated stimulus, whose per-neuron amplitudes are stored in /stimulus/amplitud
 Uses Debian's python3-h5py and python3-matplotlib (run it with /usr/bin/python3).
 """
 import argparse
+import os
 import sys
 
-import h5py
-import matplotlib
-
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot_run  # noqa: E402  (matplotlib without a display)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -23,12 +22,8 @@ def main():
     parser.add_argument("--output-prefix", help="default: the input path without .h5")
     parser.add_argument("--neurons", type=int, default=6, help="traces to draw (evenly spread)")
     args = parser.parse_args()
-    prefix = args.output_prefix or (args.run[:-3] if args.run.endswith(".h5") else args.run)
-
-    try:
-        f = h5py.File(args.run, "r")
-    except OSError as error:
-        sys.exit(f"plot_hh: cannot read '{args.run}': {error}")
+    prefix = plot_run.output_prefix(args.run, args.output_prefix)
+    f = plot_run.open_run(args.run, "plot_hh")
     wrote = []
     with f:
         amplitude = f["stimulus/amplitude"][()] if "stimulus/amplitude" in f else None

@@ -6,12 +6,11 @@ usage: scripts/plot_sfap.py OUT.h5 [--output PREFIX]
 Uses Debian's python3-h5py and python3-matplotlib (run it with /usr/bin/python3).
 """
 import argparse
+import os
 import sys
 
-import h5py
-import matplotlib
-
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot_run  # noqa: E402  (matplotlib without a display)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -21,11 +20,8 @@ def main():
     p.add_argument("run")
     p.add_argument("--output", help="prefix (default: the input without .h5)")
     a = p.parse_args()
-    prefix = a.output or (a.run[:-3] if a.run.endswith(".h5") else a.run)
-    try:
-        f = h5py.File(a.run, "r")
-    except OSError as error:
-        sys.exit(f"plot_sfap: cannot read '{a.run}': {error}")
+    prefix = plot_run.output_prefix(a.run, a.output)
+    f = plot_run.open_run(a.run, "plot_sfap")
     with f:
         out = f["outputs"]
         t_ms = out["t"][()] * 1e3

@@ -11,10 +11,8 @@ import argparse
 import os
 import sys
 
-import h5py
-import matplotlib
-
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot_run  # noqa: E402  (matplotlib without a display)
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -108,13 +106,8 @@ def main():
     parser.add_argument("run", help="HDF5 file written by portasim toolkit")
     parser.add_argument("--output-prefix", help="default: the input path without .h5")
     args = parser.parse_args()
-    prefix = args.output_prefix or (args.run[:-3] if args.run.endswith(".h5") else args.run)
-    if os.path.dirname(prefix):
-        os.makedirs(os.path.dirname(prefix), exist_ok=True)
-    try:
-        f = h5py.File(args.run, "r")
-    except OSError as error:
-        sys.exit(f"plot_toolkit: cannot read '{args.run}': {error}")
+    prefix = plot_run.output_prefix(args.run, args.output_prefix)
+    f = plot_run.open_run(args.run, "plot_toolkit")
     wrote = []
     with f:
         if f.attrs.get("generator") != "portasim toolkit":
