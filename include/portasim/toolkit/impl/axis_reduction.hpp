@@ -9,16 +9,20 @@
 // and no fence per call once the block is large enough. Every order of combination depends
 // only on the shape, the backend and its concurrency, so results repeat run to run.
 //
-// Two forms of work item, as before the split:
+// The forms of work item:
 //   flat (AxisFlatBody): one thread per (output, segment), used along any axis but the last of
 //     row-major data; neighbouring threads take neighbouring outputs, so along a row-major
 //     axis 0 a warp reads neighbouring addresses of one row;
+//   columns (AxisColumnsBody, devices): along the first axis with at most
+//     axis_max_column_outputs outputs, a team per block of rows, reading consecutive
+//     addresses (the flat form read pieces too short for a warp there);
 //   rows (AxisTeamBody): a team per (output, segment), along the last axis of row-major data;
 //     the team's threads read neighbouring addresses of one contiguous piece of a row;
 //     without a split, AxisRowsVectorBody gives a team several rows, a row per warp.
-// Threads walk their elements with impl::accumulate_strided (axis_loads_in_flight loads in flight,
-// all issued before any is used), and the kernels that do are held to 32 registers
-// (OneWaveLaunchBounds) so that the wave the split aims at is resident at once.
+// Threads walk their elements with impl::accumulate_strided (axis_loads_in_flight loads in
+// flight, all issued before any is used), and the kernels are held to 32 registers
+// (OneWaveLaunchBounds) so that the wave the split aims at is resident at once. The reduced
+// slot is a template parameter (AxisElement), so each load is one address step.
 
 #include <Kokkos_Core.hpp>
 
@@ -47,8 +51,8 @@ struct AxisReduceShape {
 // compile-time count: with a run-time one (a switch over 1, 2, 4, 8 as in the whole-array
 // kernel) these kernels spilled at 32 registers.
 inline constexpr int axis_loads_in_flight = 4;
-// The team of the split rows form (and of a forced AxisReduceShape::team): row piece / (4 x 8)
-// threads, 32..256. Sized when a team took a whole 1024-float row, where one warp was fastest
+// The team of the one-pass team form (and of a forced AxisReduceShape::team): row piece /
+// (4 x 8) threads, 32..256; the split rows form caps it at axis_split_rows_team. Sized when a team took a whole 1024-float row, where one warp was fastest
 // on an H200 (97656 rows at 1e8 floats: 32 threads 199 us, 64 227, 128 343, 256 720); the
 // one-pass rows now go to AxisRowsVectorBody.
 inline constexpr std::size_t axis_team_steps = 8;
