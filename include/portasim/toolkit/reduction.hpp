@@ -159,17 +159,18 @@ class Reduction {
     if (Shape::of(out) != out_shape)
       require_output_shape(Shape::of(out), out_shape,
                            "output View '" + out.label() + "' of the reduction along axis " + std::to_string(axis));
+    const bool out_first_index_fastest = impl::first_index_fastest(out);
     impl::AxisGeometry geometry;
     geometry.axis_slot = max_rank - shape.rank() + axis;
     for (int slot = 0; slot < max_rank; ++slot) geometry.extent[slot] = shape.from_right(max_rank - 1 - slot);
-    geometry.outer = impl::FlatIndex(out_shape, impl::first_index_fastest(out));
+    geometry.outer = impl::FlatIndex(out_shape, out_first_index_fastest);
     geometry.out_rank = out_shape.rank();
     // Along the last axis of row-major data teams read contiguous pieces of rows; along any
     // other axis threads take neighbouring outputs, so that they read neighbouring addresses.
-    const bool rows = axis == shape.rank() - 1 && !impl::first_index_fastest(out);
+    const bool rows = axis == shape.rank() - 1 && !out_first_index_fastest;
     // Along the first axis with few outputs a device team reads whole blocks of rows.
-    const bool columns = impl::use_columns_form(axis, impl::first_index_fastest(out), out_shape.size(),
-                                                impl::is_device_space<Exec>());
+    const bool columns =
+        impl::use_columns_form(axis, out_first_index_fastest, out_shape.size(), impl::is_device_space<Exec>());
     impl::reduce_along(m_axis_name, m_axis_combine_name, exec, split, expr, geometry, out_shape.size(), rows,
                        columns, m_combine, m_identity, m_post, out);
   }

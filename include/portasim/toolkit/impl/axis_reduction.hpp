@@ -169,6 +169,14 @@ inline AxisPlan plan_axis_columns(std::size_t outputs, std::size_t length, std::
   return plan;
 }
 
+// The plan of whichever form a call uses: columns (use_columns_form), else the split of the
+// rows or flat form.
+inline AxisPlan plan_axis(std::size_t outputs, std::size_t length, bool rows, bool columns, bool device,
+                          std::size_t concurrency, std::size_t acc_bytes, const AxisReduceShape& shape) {
+  return columns ? plan_axis_columns(outputs, length, concurrency, acc_bytes, shape)
+                 : plan_axis_split(outputs, length, rows, device, concurrency, acc_bytes, shape);
+}
+
 // Reduction along one slot (0..2 of the three aligned indices) of the expression's shape:
 // the output element's three indices with the reduced slot set to 0 address `out`.
 struct AxisGeometry {
@@ -187,7 +195,13 @@ struct AxisGeometry {
     i1 = axis_slot == 2 ? o2 : (axis_slot == 1 ? 0 : o1);
     i0 = axis_slot == 0 ? 0 : o1;
   }
-  std::size_t length() const { return extent[axis_slot]; }
+  // origin() without the output's indices.
+  KOKKOS_FORCEINLINE_FUNCTION void input_origin(std::size_t k, std::size_t& i0, std::size_t& i1,
+                                                std::size_t& i2) const {
+    std::size_t o0, o1, o2;
+    origin(k, i0, i1, i2, o0, o1, o2);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION std::size_t length() const { return extent[axis_slot]; }
 };
 
 // Element j of the reduced axis from the origin (i0, i1, i2), the reduced slot known at
@@ -200,6 +214,15 @@ struct AxisElement {
     return static_cast<Acc>(expr(Slot == 0 ? i0 + j : i0, Slot == 1 ? i1 + j : i1, Slot == 2 ? i2 + j : i2));
   }
 };
+
+// [begin, end) of segment s of a `length`-long axis cut into segments of segment_length
+// (the last ones may be short or empty): the flat and columns forms.
+KOKKOS_FORCEINLINE_FUNCTION void segment_range(std::size_t s, std::size_t segment_length, std::size_t length,
+                                               std::size_t& begin, std::size_t& end) {
+  const std::size_t first = s * segment_length;
+  begin = first < length ? first : length;
+  end = length - begin > segment_length ? begin + segment_length : length;
+}
 
 // Rows form: segments of a row are segment_length long (a multiple of 32) and start where the
 // row's flat element number k * length + j is a multiple of 32, the first one at the row's
@@ -242,9 +265,18 @@ struct AxisOperands {
   template <int Count>
   KOKKOS_FORCEINLINE_FUNCTION Acc accumulate_at(std::size_t k, std::size_t first, std::size_t end,
                                                 std::size_t stride) const {
-    std::size_t i0, i1, i2, o0, o1, o2;
-    geometry.origin(k, i0, i1, i2, o0, o1, o2);
+    std::size_t i0, i1, i2;
+    geometry.input_origin(k, i0, i1, i2);
     return accumulate<Count>(i0, i1, i2, first, end, stride);
+  }
+  // Output k's value of segment s: post-mapped into out when there are no partials (one
+  // pass), else into partials[s * outputs + k].
+  KOKKOS_FORCEINLINE_FUNCTION void deliver(std::size_t k, std::size_t s, Acc total, Acc* partials) const {
+    if (partials == nullptr) {
+      store(k, total);
+    } else {
+      partials[s * outputs + k] = total;
+    }
   }
   // The combination of the elements [first, end) of the axis through (i0, i1, i2), stride
   // apart, Count loads in flight.
@@ -276,10 +308,8 @@ struct AxisFlatBody {
     // same PTX loop.
     std::size_t i0, i1, i2, o0, o1, o2;
     ops.geometry.origin(k, i0, i1, i2, o0, o1, o2);
-    const std::size_t length = ops.geometry.extent[ops.geometry.axis_slot];
-    const std::size_t first = s * segment_length;
-    const std::size_t begin = first < length ? first : length;
-    const std::size_t end = length - begin > segment_length ? begin + segment_length : length;
+    std::size_t begin, end;
+    segment_range(s, segment_length, ops.geometry.length(), begin, end);
     const Acc total = ops.template accumulate<axis_loads_in_flight>(i0, i1, i2, begin, end, 1);
     if (partials == nullptr) {
       ops.store_at(o0, o1, o2, total);
@@ -304,20 +334,13 @@ struct AxisTeamBody {
     const std::size_t l = static_cast<std::size_t>(member.league_rank());
     const std::size_t k = l / segments, s = l % segments;
     std::size_t begin, end;
-    row_segment_range(k, s, segments, segment_length, ops.geometry.extent[ops.geometry.axis_slot], begin, end);
+    row_segment_range(k, s, segments, segment_length, ops.geometry.length(), begin, end);
     const Acc mine = ops.template accumulate_at<axis_loads_in_flight>(
         k, begin + static_cast<std::size_t>(member.team_rank()), end, static_cast<std::size_t>(member.team_size()));
     const Acc team_total = team_combine(member, ops.combine, ops.identity, mine);
     Acc* const p = partials;
     const AxisOperands<Out, Element, Combine, Post, Acc>& o = ops;
-    const std::size_t slot = s * ops.outputs + k;
-    Kokkos::single(Kokkos::PerTeam(member), [&]() {
-      if (p == nullptr) {
-        o.store(k, team_total);
-      } else {
-        p[slot] = team_total;
-      }
-    });
+    Kokkos::single(Kokkos::PerTeam(member), [&]() { o.deliver(k, s, team_total, p); });
   }
 };
 
@@ -353,10 +376,9 @@ struct AxisRowsVectorBody {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, rows_per_team), [&](const int t) {
       const std::size_t k = row0 + static_cast<std::size_t>(t);
       if (k >= o.outputs) return;
-      std::size_t i0, i1, i2, o0, o1, o2;
-      o.geometry.origin(k, i0, i1, i2, o0, o1, o2);
-      (void)o0, (void)o1, (void)o2;
-      const std::size_t length = o.geometry.extent[o.geometry.axis_slot];
+      std::size_t i0, i1, i2;
+      o.geometry.input_origin(k, i0, i1, i2);
+      const std::size_t length = o.geometry.length();
       Acc row_total = o.identity;
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(member, width),
@@ -393,10 +415,8 @@ struct AxisColumnsBody {
     const std::size_t lanes = static_cast<std::size_t>(member.team_size()) / columns;
     const std::size_t r = static_cast<std::size_t>(member.team_rank());
     const std::size_t s = static_cast<std::size_t>(member.league_rank());
-    const std::size_t length = ops.geometry.extent[ops.geometry.axis_slot];
-    const std::size_t first = s * segment_length;
-    const std::size_t begin = first < length ? first : length;
-    const std::size_t end = length - begin > segment_length ? begin + segment_length : length;
+    std::size_t begin, end;
+    segment_range(s, segment_length, ops.geometry.length(), begin, end);
     Acc* const values = static_cast<Acc*>(member.team_scratch(0).get_shmem(scratch_bytes(member.team_size())));
     values[r] = r < lanes * columns
                     ? ops.template accumulate_at<axis_loads_in_flight>(r % columns, begin + r / columns, end, lanes)
@@ -408,45 +428,29 @@ struct AxisColumnsBody {
       member.team_barrier();
       m = half;
     }
-    if (r < columns) {
-      if (partials == nullptr) {
-        ops.store(r, values[r]);
-      } else {
-        partials[s * columns + r] = values[r];
-      }
-    }
+    if (r < columns) ops.deliver(r, s, values[r], partials);
   }
 };
 
 // Pass 2: team k combines partials[s * outputs + k] over s < segments (thread r takes s = r,
 // r + team, ... in order, then the team's tree) and stores post(total) in out.
-template <class Exec, class Out, class Combine, class Post, class Acc>
+template <class Exec, class Operands, class Acc>
 struct AxisCombineBody {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  ViewOperand<Out> out;
-  Combine combine;
-  Post post;
-  Acc identity;
-  FlatIndex outer;
-  std::size_t outputs;
+  Operands ops;
   std::size_t segments;
   const Acc* partials;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
     const std::size_t k = static_cast<std::size_t>(member.league_rank());
     const Acc* const p = partials + k;
-    const std::size_t pitch = outputs;
+    const std::size_t pitch = ops.outputs;
     const Acc mine = accumulate_strided<axis_loads_in_flight>(
-        [&](std::size_t s) { return p[s * pitch]; }, combine, identity,
+        [&](std::size_t s) { return p[s * pitch]; }, ops.combine, ops.identity,
         static_cast<std::size_t>(member.team_rank()), segments, static_cast<std::size_t>(member.team_size()));
-    const Acc total = team_combine(member, combine, identity, mine);
-    const ViewOperand<Out>& o = out;
-    const Post& post_map = post;
-    std::size_t o0, o1, o2;
-    outer(k, o0, o1, o2);
-    Kokkos::single(Kokkos::PerTeam(member), [&]() {
-      o(o0, o1, o2) = static_cast<typename ViewOperand<Out>::value_type>(post_map(total));
-    });
+    const Acc total = team_combine(member, ops.combine, ops.identity, mine);
+    const Operands& o = ops;
+    Kokkos::single(Kokkos::PerTeam(member), [&]() { o.store(k, total); });
   }
 };
 
@@ -500,10 +504,8 @@ void launch_along(const std::string& label, const std::string& combine_label, co
                          AxisFlatBody<Out, Element, Combine, Post, Acc>{ops, segment_length, partials});
   }
   if (segments > 1) {
-    AxisCombineBody<Exec, Out, Combine, Post, Acc> body{ops.out, combine, post, identity, geometry.outer,
-                                                        outputs, segments, partials};
     Kokkos::parallel_for(combine_label, Kokkos::TeamPolicy<Exec>(exec, static_cast<int>(outputs), plan.combine_team),
-                         body);
+                         AxisCombineBody<Exec, Operands, Acc>{ops, segments, partials});
   }
 }
 
@@ -515,10 +517,8 @@ void reduce_along(const std::string& label, const std::string& combine_label, co
                   const AxisReduceShape& shape, const E& expr, const AxisGeometry& geometry, std::size_t outputs,
                   bool rows, bool columns, const Combine& combine, Acc identity, const Post& post, const Out& out) {
   if (outputs == 0) return;
-  const std::size_t concurrency = static_cast<std::size_t>(exec.concurrency());
-  const AxisPlan plan = columns ? plan_axis_columns(outputs, geometry.length(), concurrency, sizeof(Acc), shape)
-                                : plan_axis_split(outputs, geometry.length(), rows, is_device_space<Exec>(),
-                                                  concurrency, sizeof(Acc), shape);
+  const AxisPlan plan = plan_axis(outputs, geometry.length(), rows, columns, is_device_space<Exec>(),
+                                  static_cast<std::size_t>(exec.concurrency()), sizeof(Acc), shape);
   // Only the slots an expression of this rank can have are compiled: a rank-2 expression's
   // axes are slots 1 and 2.
   switch (geometry.axis_slot) {
