@@ -104,6 +104,13 @@ TEST(TEST_CATEGORY, reduction_axis_columns_plan) {
   EXPECT_EQ(plan.team, 256);
   EXPECT_EQ(plan.segments, static_cast<std::size_t>(tk::impl::axis_column_waves) * h200 / 256);
   EXPECT_GE(plan.combine_team, 32);
+  // (6.25e5, 16): 37 rows a lane at one wave, short enough for one wave
+  plan = tk::impl::plan_axis_columns(16, 625000, h200, sizeof(float), defaults);
+  EXPECT_EQ(plan.segments, h200 / 256);
+  // a chosen wave count is kept
+  tk::impl::AxisReduceShape four_waves;
+  four_waves.waves = 4;
+  EXPECT_EQ(tk::impl::plan_axis_columns(16, 6250000, h200, sizeof(float), four_waves).segments, 4 * h200 / 256);
   // 67 outputs: the team is the largest multiple of 67 up to 256, 3 lanes per column
   plan = tk::impl::plan_axis_columns(67, 301, h200, sizeof(float), defaults);
   EXPECT_EQ(plan.team, 201);
@@ -189,7 +196,8 @@ void check_along(const Exec& exec, const In& in, const std::vector<double>& h, c
       EXPECT_EQ(gmin, one_pass_min) << "split and one pass differ";
       EXPECT_EQ(gmax, one_pass_max) << "split and one pass differ";
     }
-    // the same call again gives the same bits
+    // the same call again gives the same bits (and writes them)
+    Kokkos::deep_copy(sum_f, 12345.0f);
     sum_float.along(exec, split, axis, sum_f, in);
     exec.fence();
     const auto again = to_host(sum_f);

@@ -144,10 +144,13 @@ inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool ro
 // down to a multiple of the output count) takes a contiguous block of rows.
 inline constexpr std::size_t axis_max_column_outputs = 128;
 inline constexpr int axis_column_team = 256;
-// The columns form aims at two waves: on an H200, (6.25e6, 16) floats along axis 0 took 153 us
-// at one wave (1056 teams), 110 at two and 118 at four (reduction_axis_split/*/waves:W,
-// session 5); the flat form took 139.
+// The columns form aims at one wave while a lane's share of the rows in one wave is short,
+// else at two. On an H200, (n/16, 16) floats along axis 0 (reduction_axis_split/*/waves:W):
+//   n = 1e7, 37 rows a lane at one wave: 16.6 us at one wave, 19.9 at two (session 6);
+//   n = 1e8, 370 rows a lane: 153 us at one wave, 110 at two and 118 at four (session 5;
+//   again 154 / 111 / 119 in session 6); the flat form took 139.
 inline constexpr int axis_column_waves = 2;
+inline constexpr std::size_t axis_column_short_lane = 128;  // rows a lane at one wave
 
 inline bool use_columns_form(int axis, bool first_index_fastest, std::size_t outputs, bool device) {
   return device && axis == 0 && !first_index_fastest && outputs > 0 && outputs <= axis_max_column_outputs;
@@ -161,8 +164,10 @@ inline AxisPlan plan_axis_columns(std::size_t outputs, std::size_t length, std::
   plan.team = static_cast<int>(static_cast<std::size_t>(axis_column_team) / outputs * outputs);
   const std::size_t lanes = static_cast<std::size_t>(plan.team) / outputs;  // threads per column
   const bool chosen = shape.segments <= 0;
+  const std::size_t one_wave_teams = ceil_div(concurrency > 0 ? concurrency : 1, static_cast<std::size_t>(plan.team));
+  const int waves = length / (one_wave_teams * lanes) <= axis_column_short_lane ? 1 : axis_column_waves;
   const std::size_t s =
-      chosen ? ceil_div(wave_threads(shape, axis_column_waves, concurrency), static_cast<std::size_t>(plan.team))
+      chosen ? ceil_div(wave_threads(shape, waves, concurrency), static_cast<std::size_t>(plan.team))
              : static_cast<std::size_t>(shape.segments);
   plan.segments = bound_segments(s, chosen, length, lanes, outputs, acc_bytes);
   if (plan.segments > 1) plan.combine_team = pow2_team(ceil_div(plan.segments, 8), true);
