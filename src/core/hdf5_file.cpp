@@ -306,6 +306,26 @@ Handle open_attribute(hid_t file, const std::string& file_path, const std::strin
   return attribute;
 }
 
+// An attribute opened for reading, with what every reader checks first: the class of its
+// stored type and its shape; `where` names it in errors, `what` says what failed.
+struct AttributeToRead {
+  std::string where, what;
+  Handle attribute, file_type;
+  H5T_class_t type_class;
+  std::vector<std::size_t> dims;
+  bool has_shape = false;
+
+  AttributeToRead(hid_t file, const std::string& file_path, const std::string& path, const std::string& name)
+      : where("attribute " + quoted(name) + " of " + quoted(path) + " in " + quoted(file_path)),
+        what("cannot read " + where),
+        attribute(open_attribute(file, file_path, path, name, what)),
+        file_type(H5Aget_type(attribute.get()), H5Tclose),
+        type_class(file_type.valid() ? H5Tget_class(file_type.get()) : H5T_NO_CLASS) {
+    Handle space(H5Aget_space(attribute.get()), H5Sclose);
+    has_shape = space.valid() && dataspace_shape(space.get(), dims);
+  }
+};
+
 // The object at `path` with any attribute `name` removed, ready for a new one.
 Handle object_without_attribute(hid_t file, const std::string& file_path, const std::string& path,
                                 const std::string& name, const std::string& what) {
@@ -591,22 +611,18 @@ void H5File::read_raw(const std::string& dataset_path, impl::ScalarType type, im
 void H5File::read_attribute_raw(const std::string& object_path, const std::string& name,
                                 impl::ScalarType type, impl::ReadTarget target, bool single) const {
   QuietErrors quiet;
-  const std::string path = normalized(object_path);
-  const std::string where = "attribute " + quoted(name) + " of " + quoted(path) + " in " + quoted(m_path);
-  const std::string what = "cannot read " + where;
-  Handle attribute = open_attribute(m_id, m_path, path, name, what);
-  Handle file_type(H5Aget_type(attribute.get()), H5Tclose);
-  const H5T_class_t type_class = file_type.valid() ? H5Tget_class(file_type.get()) : H5T_NO_CLASS;
-  if (!is_numeric(type_class))
+  const AttributeToRead read(m_id, m_path, normalized(object_path), name);
+  const std::string& where = read.where;
+  const std::string& what = read.what;
+  const Handle& attribute = read.attribute;
+  const Handle& file_type = read.file_type;
+  if (!is_numeric(read.type_class))
     throw_error(ErrorKind::invalid_argument,
-                where + " holds " + class_description(type_class) + ", expected numbers");
-  Handle space(H5Aget_space(attribute.get()), H5Sclose);
-  std::vector<std::size_t> dims;
-  const bool has_data = space.valid() && dataspace_shape(space.get(), dims);
-  const std::size_t count = has_data ? element_count(dims) : 0;
+                where + " holds " + class_description(read.type_class) + ", expected numbers");
+  const std::size_t count = read.has_shape ? element_count(read.dims) : 0;
   if (single && count != 1)
     throw_error(ErrorKind::invalid_argument,
-                where + " has shape " + format_shape(dims) + ", expected a single value");
+                where + " has shape " + format_shape(read.dims) + ", expected a single value");
   void* buffer = target.resize(target.vector, count);
   if (count == 0) return;
 
@@ -630,20 +646,17 @@ void H5File::read_attribute_raw(const std::string& object_path, const std::strin
 
 std::string H5File::read_string_attribute(const std::string& object_path, const std::string& name) const {
   QuietErrors quiet;
-  const std::string path = normalized(object_path);
-  const std::string where = "attribute " + quoted(name) + " of " + quoted(path) + " in " + quoted(m_path);
-  const std::string what = "cannot read " + where;
-  Handle attribute = open_attribute(m_id, m_path, path, name, what);
-  Handle file_type(H5Aget_type(attribute.get()), H5Tclose);
-  const H5T_class_t type_class = file_type.valid() ? H5Tget_class(file_type.get()) : H5T_NO_CLASS;
-  if (type_class != H5T_STRING)
+  const AttributeToRead read(m_id, m_path, normalized(object_path), name);
+  const std::string& where = read.where;
+  const std::string& what = read.what;
+  const Handle& attribute = read.attribute;
+  const Handle& file_type = read.file_type;
+  if (read.type_class != H5T_STRING)
     throw_error(ErrorKind::invalid_argument,
-                where + " holds " + class_description(type_class) + ", expected a string");
-  Handle space(H5Aget_space(attribute.get()), H5Sclose);
-  std::vector<std::size_t> dims;
-  if (!dataspace_shape(space.get(), dims) || element_count(dims) != 1)
+                where + " holds " + class_description(read.type_class) + ", expected a string");
+  if (!read.has_shape || element_count(read.dims) != 1)
     throw_error(ErrorKind::invalid_argument,
-                where + " has shape " + format_shape(dims) + ", expected a single string");
+                where + " has shape " + format_shape(read.dims) + ", expected a single string");
 
   if (H5Tis_variable_str(file_type.get()) > 0) {
     Handle memory_type(H5Tcopy(H5T_C_S1), H5Tclose);

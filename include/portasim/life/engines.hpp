@@ -22,6 +22,17 @@ namespace portasim::life {
 // halo while the halo is in flight, then the rest.
 struct RowRange {
   std::int64_t first = 0, last = -1;
+
+  // The range in a grid of `height` rows, `last` resolved; `step` names the caller in the
+  // error when the range lies outside the grid (the message is built only then: this runs
+  // every generation).
+  RowRange within(std::int64_t height, const char* step) const {
+    const RowRange r{first, last < 0 ? height : last};
+    if (r.first < 0 || r.first > r.last || r.last > height)
+      require(false, std::string(step) + ": rows " + std::to_string(r.first) + ".." + std::to_string(r.last) +
+                         " outside a grid of " + std::to_string(height) + " rows");
+    return r;
+  }
 };
 
 namespace impl {
@@ -160,10 +171,7 @@ template <class ExecutionSpace, class InView, class OutView>
 void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in, const OutView& out, RowRange rows = {}) {
   const std::int64_t height = static_cast<std::int64_t>(in.extent(0));
   const std::int64_t width = static_cast<std::int64_t>(in.extent(1));
-  const std::int64_t first = rows.first, last = rows.last < 0 ? height : rows.last;
-  if (first < 0 || first > last || last > height)  // (no message built on the per-generation path)
-    require(false, "life::step_bytes: rows " + std::to_string(first) + ".." + std::to_string(last) + " outside a grid of " +
-                       std::to_string(height) + " rows");
+  const auto [first, last] = rows.within(height, "life::step_bytes");
   if (first == last) return;
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
   const bool torus = boundary == Boundary::torus;
@@ -188,10 +196,7 @@ template <class ExecutionSpace, class InView, class OutView>
 void step_bits(const ExecutionSpace& exec, Boundary boundary, const InView& in, const OutView& out, RowRange rows = {}) {
   const std::int64_t height = static_cast<std::int64_t>(in.extent(0));
   const std::int64_t words = static_cast<std::int64_t>(in.extent(1));
-  const std::int64_t first = rows.first, last = rows.last < 0 ? height : rows.last;
-  if (first < 0 || first > last || last > height)  // (no message built on the per-generation path)
-    require(false, "life::step_bits: rows " + std::to_string(first) + ".." + std::to_string(last) + " outside a grid of " +
-                       std::to_string(height) + " rows");
+  const auto [first, last] = rows.within(height, "life::step_bits");
   if (first == last) return;
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
   const std::int64_t strips = (last - first + impl::strip_rows - 1) / impl::strip_rows;
