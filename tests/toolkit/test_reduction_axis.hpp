@@ -104,9 +104,15 @@ TEST(TEST_CATEGORY, reduction_axis_columns_plan) {
   EXPECT_EQ(plan.team, 256);
   EXPECT_EQ(plan.segments, static_cast<std::size_t>(tk::impl::axis_column_waves) * h200 / 256);
   EXPECT_GE(plan.combine_team, 32);
-  // (6.25e5, 16): 37 rows a lane at one wave, short enough for one wave
+  // (6.25e5, 16): no more segments than leave each lane axis_min_elements_per_thread rows
   plan = tk::impl::plan_axis_columns(16, 625000, h200, sizeof(float), defaults);
-  EXPECT_EQ(plan.segments, h200 / 256);
+  EXPECT_EQ(plan.segments, std::min<std::size_t>(tk::impl::axis_column_waves * h200 / 256, 625000 / (16 * 32)));
+  // segments of whole 128-byte lines: 16 float columns, 2 rows a step; 3 columns, 32 rows
+  EXPECT_EQ(tk::impl::column_segment_length(6250000, 1056, 16), 5920u);
+  EXPECT_EQ(tk::impl::column_segment_length(6250000, 2112, 16), 2960u);
+  EXPECT_EQ(tk::impl::column_segment_length(1000, 7, 3), 160u);
+  EXPECT_EQ(tk::impl::column_segment_length(1000, 1, 3), 1000u);
+  EXPECT_EQ(tk::impl::column_segment_length(1000, 7, 64), 143u);
   // a chosen wave count is kept
   tk::impl::AxisReduceShape four_waves;
   four_waves.waves = 4;

@@ -27,6 +27,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <numeric>
 #include <string>
 
 #include "portasim/core/error.hpp"
@@ -144,13 +145,11 @@ inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool ro
 // down to a multiple of the output count) takes a contiguous block of rows.
 inline constexpr std::size_t axis_max_column_outputs = 128;
 inline constexpr int axis_column_team = 256;
-// The columns form aims at one wave while a lane's share of the rows in one wave is short,
-// else at two. On an H200, (n/16, 16) floats along axis 0 (reduction_axis_split/*/waves:W):
-//   n = 1e7, 37 rows a lane at one wave: 16.6 us at one wave, 19.9 at two (session 6);
-//   n = 1e8, 370 rows a lane: 153 us at one wave, 110 at two and 118 at four (session 5;
-//   again 154 / 111 / 119 in session 6); the flat form took 139.
-inline constexpr int axis_column_waves = 2;
-inline constexpr std::size_t axis_column_short_lane = 128;  // rows a lane at one wave
+// The columns form aims at one wave. On an H200, (n/16, 16) floats along axis 0
+// (reduction_axis_split/*/waves:W, session 6, segments of whole lines): at 1e8 109 us at one
+// wave, 111 at two, 119 at four; at 1e7 16.0 us at one wave, 20.0 at two (1220 teams, the
+// most that axis_min_elements_per_thread allows: 1.16 waves). The flat form took 139 at 1e8.
+inline constexpr int axis_column_waves = 1;
 
 inline bool use_columns_form(int axis, bool first_index_fastest, std::size_t outputs, bool device) {
   return device && axis == 0 && !first_index_fastest && outputs > 0 && outputs <= axis_max_column_outputs;
@@ -164,14 +163,23 @@ inline AxisPlan plan_axis_columns(std::size_t outputs, std::size_t length, std::
   plan.team = static_cast<int>(static_cast<std::size_t>(axis_column_team) / outputs * outputs);
   const std::size_t lanes = static_cast<std::size_t>(plan.team) / outputs;  // threads per column
   const bool chosen = shape.segments <= 0;
-  const std::size_t one_wave_teams = ceil_div(concurrency > 0 ? concurrency : 1, static_cast<std::size_t>(plan.team));
-  const int waves = length / (one_wave_teams * lanes) <= axis_column_short_lane ? 1 : axis_column_waves;
   const std::size_t s =
-      chosen ? ceil_div(wave_threads(shape, waves, concurrency), static_cast<std::size_t>(plan.team))
+      chosen ? ceil_div(wave_threads(shape, axis_column_waves, concurrency), static_cast<std::size_t>(plan.team))
              : static_cast<std::size_t>(shape.segments);
   plan.segments = bound_segments(s, chosen, length, lanes, outputs, acc_bytes);
   if (plan.segments > 1) plan.combine_team = pow2_team(ceil_div(plan.segments, 8), true);
   return plan;
+}
+
+// The rows of a segment of the columns form: a multiple of 32 / gcd(outputs, 32) rows, so
+// that a segment holds a multiple of 32 elements and, with row-major data, starts on a
+// 128-byte line when the array does. Segments that started mid-line cost 40 %: on an H200,
+// (6.25e6, 16) floats in 1056 segments took 154 us with 5919 rows each (every other segment
+// starting mid-line) and 109 us with 5920 (session 6).
+inline std::size_t column_segment_length(std::size_t length, std::size_t segments, std::size_t outputs) {
+  if (segments <= 1) return length;
+  const std::size_t step = 32 / std::gcd(outputs, std::size_t{32});
+  return ceil_div(ceil_div(length, segments), step) * step;
 }
 
 // The plan of whichever form a call uses: columns (use_columns_form), else the split of the
@@ -501,7 +509,7 @@ void launch_along(const std::string& label, const std::string& combine_label, co
       Kokkos::parallel_for(label,
                            Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>(exec, static_cast<int>(segments), plan.team)
                                .set_scratch_size(0, Kokkos::PerTeam(Body::scratch_bytes(plan.team))),
-                           Body{ops, segment_length, partials});
+                           Body{ops, column_segment_length(length, segments, outputs), partials});
     }
   }
   if (!rows && !columns) {
