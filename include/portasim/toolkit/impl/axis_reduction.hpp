@@ -53,9 +53,10 @@ struct AxisReduceShape {
 // kernel) these kernels spilled at 32 registers.
 inline constexpr int axis_loads_in_flight = 4;
 // The team of the one-pass team form (and of a forced AxisReduceShape::team): row piece /
-// (4 x 8) threads, 32..256; the split rows form caps it at axis_split_rows_team. Sized when a team took a whole 1024-float row, where one warp was fastest
-// on an H200 (97656 rows at 1e8 floats: 32 threads 199 us, 64 227, 128 343, 256 720); the
-// one-pass rows now go to AxisRowsVectorBody.
+// (4 x 8) threads, 32..256; the split rows form caps it at axis_split_rows_team. Sized when
+// a team took a whole 1024-float row, where one warp was fastest on an H200 (97656 rows at
+// 1e8 floats: 32 threads 199 us, 64 227, 128 343, 256 720); the one-pass rows now go to
+// AxisRowsVectorBody.
 inline constexpr std::size_t axis_team_steps = 8;
 // The split aims at one wave: on an H200 (axis_reduction_h200_s4.json, 1e8 floats) waves:1
 // took 126 us along axis 0 of (n/1024, 1024) against 133 at 2 and 144 at 4, and 178 against
@@ -263,7 +264,7 @@ struct AxisOperands {
   Acc identity;
   AxisGeometry geometry;
   std::size_t outputs;
-  std::size_t segments;
+  std::size_t segments;  // of the split (1: one pass)
 
   // The output indices are derived again where they are needed, not kept across the
   // accumulation: held in registers through it they made the team form spill at 32.
@@ -283,16 +284,18 @@ struct AxisOperands {
     geometry.input_origin(k, i0, i1, i2);
     return accumulate<Count>(i0, i1, i2, first, end, stride);
   }
+  // Where output k's partial of segment s lives in the partials block. Output-major, so that
+  // pass 2 reads each output's partials as one contiguous piece: with s * outputs + k its
+  // loads were `outputs` apart, and (n/1024, 1024) floats along axis 0 took 17.9 us at 1e7 on
+  // an H200 against 16.7 now, 107.8 us at 1e8 against 106.2 (session 6).
+  KOKKOS_FORCEINLINE_FUNCTION std::size_t slot(std::size_t k, std::size_t s) const { return k * segments + s; }
   // Output k's value of segment s: post-mapped into out when there are no partials (one
-  // pass), else into partials[k * segments + s]. Output-major, so that pass 2 reads each
-  // output's partials as one contiguous piece: with partials[s * outputs + k], its loads were
-  // `outputs` apart, and (n/1024, 1024) floats along axis 0 took 17.9 us at 1e7 on an H200
-  // against 16.7 now, 107.8 us at 1e8 against 106.2 (session 6).
+  // pass), else into its slot.
   KOKKOS_FORCEINLINE_FUNCTION void deliver(std::size_t k, std::size_t s, Acc total, Acc* partials) const {
     if (partials == nullptr) {
       store(k, total);
     } else {
-      partials[k * segments + s] = total;
+      partials[slot(k, s)] = total;
     }
   }
   // The combination of the elements [first, end) of the axis through (i0, i1, i2), stride
@@ -331,7 +334,7 @@ struct AxisFlatBody {
     if (partials == nullptr) {
       ops.store_at(o0, o1, o2, total);
     } else {
-      partials[k * ops.segments + s] = total;
+      partials[ops.slot(k, s)] = total;
     }
   }
 };
@@ -343,15 +346,14 @@ template <class Exec, class Out, class Element, class Combine, class Post, class
 struct AxisTeamBody {
   using member_type = typename Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>::member_type;
   AxisOperands<Out, Element, Combine, Post, Acc> ops;
-  std::size_t segments;
   std::size_t segment_length;
   Acc* partials;  // [output][segment]; null: one pass, store post(total) in out
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
     const std::size_t l = static_cast<std::size_t>(member.league_rank());
-    const std::size_t k = l / segments, s = l % segments;
+    const std::size_t k = l / ops.segments, s = l % ops.segments;
     std::size_t begin, end;
-    row_segment_range(k, s, segments, segment_length, ops.geometry.length(), begin, end);
+    row_segment_range(k, s, ops.segments, segment_length, ops.geometry.length(), begin, end);
     const Acc mine = ops.template accumulate_at<axis_loads_in_flight>(
         k, begin + static_cast<std::size_t>(member.team_rank()), end, static_cast<std::size_t>(member.team_size()));
     const Acc team_total = team_combine(member, ops.combine, ops.identity, mine);
@@ -455,16 +457,14 @@ template <class Exec, class Operands, class Acc>
 struct AxisCombineBody {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   Operands ops;
-  std::size_t segments;
   const Acc* partials;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
     const std::size_t k = static_cast<std::size_t>(member.league_rank());
-    const Acc* const p = partials + k * ops.segments;
-    const std::size_t pitch = 1;
+    const Acc* const p = partials + ops.slot(k, 0);
     const Acc mine = accumulate_strided<axis_loads_in_flight>(
-        [&](std::size_t s) { return p[s * pitch]; }, ops.combine, ops.identity,
-        static_cast<std::size_t>(member.team_rank()), segments, static_cast<std::size_t>(member.team_size()));
+        [&](std::size_t s) { return p[s]; }, ops.combine, ops.identity,
+        static_cast<std::size_t>(member.team_rank()), ops.segments, static_cast<std::size_t>(member.team_size()));
     const Acc total = team_combine(member, ops.combine, ops.identity, mine);
     const Operands& o = ops;
     Kokkos::single(Kokkos::PerTeam(member), [&]() { o.store(k, total); });
@@ -503,7 +503,7 @@ void launch_along(const std::string& label, const std::string& combine_label, co
     } else if (rows) {
       Kokkos::parallel_for(
           label, Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>(exec, static_cast<int>(outputs * segments), plan.team),
-          AxisTeamBody<Exec, Out, Element, Combine, Post, Acc>{ops, segments, row_segment_length, partials});
+          AxisTeamBody<Exec, Out, Element, Combine, Post, Acc>{ops, row_segment_length, partials});
     }
   }
   // columns: the first axis (Slot + rank == 3) on a device only
@@ -522,7 +522,7 @@ void launch_along(const std::string& label, const std::string& combine_label, co
   }
   if (segments > 1) {
     Kokkos::parallel_for(combine_label, Kokkos::TeamPolicy<Exec>(exec, static_cast<int>(outputs), plan.combine_team),
-                         AxisCombineBody<Exec, Operands, Acc>{ops, segments, partials});
+                         AxisCombineBody<Exec, Operands, Acc>{ops, partials});
   }
 }
 
