@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -88,6 +89,95 @@ TEST(TEST_CATEGORY, reduction_axis_split_plan) {
   // one output: a segment per thread of the waves the split aims at
   plan = tk::impl::plan_axis_split(1, 97656, false, false, 2, sizeof(float), defaults);
   EXPECT_EQ(plan.segments, 2u * static_cast<std::size_t>(tk::impl::axis_default_waves));
+}
+
+// A thread's strided range (impl::accumulate_strided, every reduction kernel's loop) takes
+// every element exactly once, for every start, stride and length (so every length of the last
+// partial chunk), with the guarded and the predicated tail, at compile-time and run-time load
+// counts. Element k is k + 1 (sums exact in double), 1000 - k for the minimum, 1 to count.
+// (functors, not lambdas: accumulate_strided is a host and device function)
+struct Plus {
+  KOKKOS_INLINE_FUNCTION double operator()(double a, double b) const { return a + b; }
+};
+struct Smaller {
+  KOKKOS_INLINE_FUNCTION double operator()(double a, double b) const { return b < a ? b : a; }
+};
+struct Value {
+  KOKKOS_INLINE_FUNCTION double operator()(std::size_t k) const { return static_cast<double>(k + 1); }
+};
+struct Falling {
+  KOKKOS_INLINE_FUNCTION double operator()(std::size_t k) const { return 1000.0 - static_cast<double>(k); }
+};
+struct One {
+  KOKKOS_INLINE_FUNCTION double operator()(std::size_t) const { return 1.0; }
+};
+
+template <class Accumulate>
+void check_every_tail(const std::string& form, const Accumulate& accumulate) {
+  const Plus plus;
+  const Smaller smaller;
+  const Value value;
+  const Falling falling;
+  const One one;
+  const double inf = std::numeric_limits<double>::infinity();
+  for (std::size_t first = 0; first < 4; ++first)
+    for (std::size_t stride = 1; stride <= 3; ++stride)
+      for (std::size_t end = 0; end <= first + 70 * stride; ++end) {
+        double want_sum = 0, want_min = inf, want_count = 0;
+        for (std::size_t k = first; k < end; k += stride) {
+          want_sum += value(k);
+          want_min = std::min(want_min, falling(k));
+          want_count += 1;
+        }
+        const std::string where =
+            form + ", first " + std::to_string(first) + ", stride " + std::to_string(stride) + ", end " + std::to_string(end);
+        ASSERT_EQ(accumulate(value, plus, 0.0, first, end, stride), want_sum) << where;
+        ASSERT_EQ(accumulate(falling, smaller, inf, first, end, stride), want_min) << where;
+        ASSERT_EQ(accumulate(one, plus, 0.0, first, end, stride), want_count) << where;
+      }
+}
+
+template <int Count, bool Predicated>
+void check_every_tail() {
+  check_every_tail("count " + std::to_string(Count) + (Predicated ? ", predicated tail" : ", guarded tail"),
+                   [](const auto& load, const auto& combine, double identity, std::size_t first, std::size_t end,
+                      std::size_t stride) {
+                     return tk::impl::accumulate_strided<Count, Predicated>(load, combine, identity, first, end, stride);
+                   });
+}
+
+TEST(TEST_CATEGORY, reduction_strided_accumulation_every_tail) {
+  check_every_tail<1, false>();
+  check_every_tail<4, false>();
+  check_every_tail<8, false>();
+  check_every_tail<1, true>();
+  check_every_tail<4, true>();
+  check_every_tail<8, true>();
+  for (int count : {1, 2, 4, 8, 3})  // 3: the run-time count's one-load-at-a-time form
+    check_every_tail("run-time count " + std::to_string(count),
+                     [count](const auto& load, const auto& combine, double identity, std::size_t first,
+                             std::size_t end, std::size_t stride) {
+                       return tk::impl::accumulate_strided(count, load, combine, identity, first, end, stride);
+                     });
+}
+
+// Pass 2 gives each thread at most axis_combine_loads_in_flight partials, issued together.
+TEST(TEST_CATEGORY, reduction_axis_combine_reads_once) {
+  const std::size_t h200 = 132 * 2048;
+  const tk::impl::AxisReduceShape defaults;
+  const auto loads_per_thread = [](const tk::impl::AxisPlan& plan) {
+    return (plan.segments + static_cast<std::size_t>(plan.combine_team) - 1) / static_cast<std::size_t>(plan.combine_team);
+  };
+  const tk::impl::AxisPlan plans[] = {
+      tk::impl::plan_axis_split(1024, 9765, false, true, h200, sizeof(float), defaults),    // 1e7, axis 0
+      tk::impl::plan_axis_split(16, 625000, true, true, h200, sizeof(float), defaults),     // 1e7, 16 rows
+      tk::impl::plan_axis_columns(16, 6250000, h200, sizeof(float), defaults),              // 1e8, 16 columns
+      tk::impl::plan_axis_split(1024, 97656, false, true, h200, sizeof(float), defaults)};  // 1e8, axis 0
+  for (const auto& plan : plans) {
+    EXPECT_GT(plan.segments, 1u);
+    EXPECT_LE(loads_per_thread(plan), static_cast<std::size_t>(tk::impl::axis_combine_loads_in_flight))
+        << plan.segments << " segments, combine team " << plan.combine_team;
+  }
 }
 
 // the columns form: few outputs along the first axis of row-major data, on devices only

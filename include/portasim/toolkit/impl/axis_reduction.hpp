@@ -52,6 +52,10 @@ struct AxisReduceShape {
 // compile-time count: with a run-time one (a switch over 1, 2, 4, 8 as in the whole-array
 // kernel) these kernels spilled at 32 registers.
 inline constexpr int axis_loads_in_flight = 4;
+// Loads in flight per thread of pass 2, whose team gives each thread at most this many
+// partials (plan_axis_split, plan_axis_columns) up to 2048 segments: all of a thread's
+// loads then go out at once, one wait on L2 per combine.
+inline constexpr int axis_combine_loads_in_flight = 8;
 // The team of the one-pass team form (and of a forced AxisReduceShape::team): row piece /
 // (4 x 8) threads, 32..256; the split rows form caps it at axis_split_rows_team. Sized when
 // a team took a whole 1024-float row, where one warp was fastest on an H200 (97656 rows at
@@ -136,7 +140,7 @@ inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool ro
       const int by_segment = pow2_team(ceil_div(ceil_div(length, s), per_thread), device);
       if (by_segment < plan.team) plan.team = by_segment;
     }
-    plan.combine_team = pow2_team(ceil_div(s, 8), device);
+    plan.combine_team = pow2_team(ceil_div(s, axis_combine_loads_in_flight), device);
   }
   return plan;
 }
@@ -168,7 +172,7 @@ inline AxisPlan plan_axis_columns(std::size_t outputs, std::size_t length, std::
       chosen ? ceil_div(wave_threads(shape, axis_column_waves, concurrency), static_cast<std::size_t>(plan.team))
              : static_cast<std::size_t>(shape.segments);
   plan.segments = bound_segments(s, chosen, length, lanes, outputs, acc_bytes);
-  if (plan.segments > 1) plan.combine_team = pow2_team(ceil_div(plan.segments, 8), true);
+  if (plan.segments > 1) plan.combine_team = pow2_team(ceil_div(plan.segments, axis_combine_loads_in_flight), true);
   return plan;
 }
 
@@ -462,7 +466,7 @@ struct AxisCombineBody {
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
     const std::size_t k = static_cast<std::size_t>(member.league_rank());
     const Acc* const p = partials + ops.slot(k, 0);
-    const Acc mine = accumulate_strided<axis_loads_in_flight>(
+    const Acc mine = accumulate_strided<axis_combine_loads_in_flight, true>(
         [&](std::size_t s) { return p[s]; }, ops.combine, ops.identity,
         static_cast<std::size_t>(member.team_rank()), ops.segments, static_cast<std::size_t>(member.team_size()));
     const Acc total = team_combine(member, ops.combine, ops.identity, mine);

@@ -82,8 +82,12 @@ inline constexpr int chunks_per_block = 64;
 
 // The combination of load(k) for k = first, first + stride, ... < end: chunks of Count
 // loads issued together, each combined in a tree, then into a block value and the running
-// total. Count + 2 values in registers. The range ends in at most one partial chunk.
-template <int Count, class Load, class Combine, class Acc>
+// total. Count + 2 values in registers. The range ends in at most one partial chunk, loaded
+// one guarded element at a time, or with PredicatedTail as one more chunk whose loads past
+// `end` give the identity: issued together, for ranges that are mostly tail (pass 2 of a
+// split axis reads up to 8 partials per thread). Pass 1 keeps the guarded tail: with the
+// predicated one its rows and team forms spilled at 32 registers.
+template <int Count, bool PredicatedTail = false, class Load, class Combine, class Acc>
 KOKKOS_FORCEINLINE_FUNCTION Acc accumulate_strided(const Load& load, const Combine& combine, Acc identity,
                                                    std::size_t first, std::size_t end, std::size_t stride) {
   const std::size_t last_offset = static_cast<std::size_t>(Count - 1) * stride;
@@ -99,9 +103,20 @@ KOKKOS_FORCEINLINE_FUNCTION Acc accumulate_strided(const Load& load, const Combi
     }
     total = combine(total, block);
   }
-  for (int r = 0; r < Count; ++r) {
-    const std::size_t k = base + static_cast<std::size_t>(r) * stride;
-    if (k < end) total = combine(total, load(k));
+  if constexpr (PredicatedTail) {
+    if (base < end) {
+      Acc v[Count];
+      for (int r = 0; r < Count; ++r) {
+        const std::size_t k = base + static_cast<std::size_t>(r) * stride;
+        v[r] = k < end ? load(k) : identity;
+      }
+      total = combine(total, combine_tree(combine, v));
+    }
+  } else {
+    for (int r = 0; r < Count; ++r) {
+      const std::size_t k = base + static_cast<std::size_t>(r) * stride;
+      if (k < end) total = combine(total, load(k));
+    }
   }
   return total;
 }
