@@ -97,6 +97,20 @@ using MmaTileShapeSmall = MmaTileShape<64, 64, 16, 2, 2, 3>;
 // 21.6 TFLOP/s; cuBLAS 62.6): three teams per SM hide the barriers better than one big one.
 using MmaTileShapeDefault = MmaTileShapeSmall;
 
+// Element e of a BO x BK operand panel in global memory order (BO runs along the rows of A
+// or the columns of B): consecutive e are contiguous in memory, so that consecutive threads'
+// loads coalesce. DepthContiguous: a row-major A or a column-major B.
+template <int BO, int BK, bool DepthContiguous>
+KOKKOS_INLINE_FUNCTION void panel_slot(int e, int& o, int& d) {
+  if (DepthContiguous) {
+    o = e / BK;
+    d = e % BK;
+  } else {
+    o = e % BO;
+    d = e / BO;
+  }
+}
+
 template <class Shape, class AView, class BView, class CView>
 struct TiledMatmul {
   using Scalar = typename CView::non_const_value_type;
@@ -117,27 +131,13 @@ struct TiledMatmul {
 
   static std::size_t scratch_bytes() { return sizeof(Scalar) * BK * (a_ld + b_ld); }
 
-  // Element l of this thread's share of the A panel: (row r, depth d) of the tile.
-  // Consecutive threads walk the contiguous direction of A in memory.
+  // Element l of this thread's share of the A panel: (row r, depth d) of the tile; of the B
+  // panel: (depth d, column col). Consecutive threads walk the contiguous direction in memory.
   KOKKOS_INLINE_FUNCTION static void a_slot(int rank, int l, int& r, int& d) {
-    const int index = rank + l * threads;
-    if (row_major) {
-      r = index / BK;
-      d = index % BK;
-    } else {
-      r = index % BM;
-      d = index / BM;
-    }
+    panel_slot<BM, BK, row_major>(rank + l * threads, r, d);
   }
   KOKKOS_INLINE_FUNCTION static void b_slot(int rank, int l, int& d, int& col) {
-    const int index = rank + l * threads;
-    if (row_major) {
-      col = index % BN;
-      d = index / BN;
-    } else {
-      col = index / BK;
-      d = index % BK;
-    }
+    panel_slot<BN, BK, !row_major>(rank + l * threads, col, d);
   }
 
   // Global -> registers, zero outside the matrices (tails of M, N and K).
@@ -239,16 +239,7 @@ struct ScratchPanel {
   static constexpr int ld = DepthContiguous ? BK + pad : BO + pad;
   static constexpr int size = DepthContiguous ? BO * ld : BK * ld;
   KOKKOS_INLINE_FUNCTION static int at(int o, int d) { return DepthContiguous ? o * ld + d : d * ld + o; }
-  // Element e of the panel in global memory order: consecutive e are contiguous there.
-  KOKKOS_INLINE_FUNCTION static void slot(int e, int& o, int& d) {
-    if (DepthContiguous) {
-      o = e / BK;
-      d = e % BK;
-    } else {
-      o = e % BO;
-      d = e / BO;
-    }
-  }
+  KOKKOS_INLINE_FUNCTION static void slot(int e, int& o, int& d) { panel_slot<BO, BK, DepthContiguous>(e, o, d); }
 };
 
 // The tiled kernel on the FP64 tensor cores (Mma: portasim::impl::WarpMmaF64<Exec>, its
