@@ -343,27 +343,67 @@ struct AxisFlatBody {
   }
 };
 
-// Pass 1 of the rows form (or the whole of it when partials is null): team l takes output
-// k = l / segments and segment s = l % segments (neighbouring teams read neighbouring
-// pieces of one row); thread r of a team reads elements r, r + team, ... of the piece.
+// The rows form: team l takes output k = l / segments and segment s = l % segments
+// (neighbouring teams read neighbouring pieces of one row); thread r of a team reads
+// elements r, r + team, ... of the piece. Split, each team writes its partial and counts
+// itself done on output k's counter; the team that counts last combines the output's
+// partials in a fixed order, stores the result and sets the counter back to 0. That replaces
+// the combine kernel (AxisCombineBody), whose launch cost more than the wait on the counter.
 template <class Exec, class Out, class Element, class Combine, class Post, class Acc>
 struct AxisTeamBody {
   using member_type = typename Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>::member_type;
   AxisOperands<Out, Element, Combine, Post, Acc> ops;
   std::size_t segment_length;
-  Acc* partials;  // [output][segment]; null: one pass, store post(total) in out
+  Acc* partials;           // [output][segment]; null: one pass, store post(total) in out
+  unsigned int* counters;  // [output], at 0; null: a combine kernel follows
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
-    const std::size_t l = static_cast<std::size_t>(member.league_rank());
-    const std::size_t k = l / ops.segments, s = l % ops.segments;
-    std::size_t begin, end;
-    row_segment_range(k, s, ops.segments, segment_length, ops.geometry.length(), begin, end);
-    const Acc mine = ops.template accumulate_at<axis_loads_in_flight>(
-        k, begin + static_cast<std::size_t>(member.team_rank()), end, static_cast<std::size_t>(member.team_size()));
+    Acc mine;
+    {
+      const std::size_t l = static_cast<std::size_t>(member.league_rank());
+      const std::size_t k = l / ops.segments, s = l % ops.segments;
+      std::size_t begin, end;
+      row_segment_range(k, s, ops.segments, segment_length, ops.geometry.length(), begin, end);
+      mine = ops.template accumulate_at<axis_loads_in_flight>(
+          k, begin + static_cast<std::size_t>(member.team_rank()), end, static_cast<std::size_t>(member.team_size()));
+    }
     const Acc team_total = team_combine(member, ops.combine, ops.identity, mine);
+    // derived again, not held through the accumulation (registers: see AxisOperands)
+    const unsigned int l = static_cast<unsigned int>(member.league_rank());
+    const std::size_t k = l / static_cast<unsigned int>(ops.segments), s = l % static_cast<unsigned int>(ops.segments);
     Acc* const p = partials;
+    unsigned int* const done = counters;
     const AxisOperands<Out, Element, Combine, Post, Acc>& o = ops;
-    Kokkos::single(Kokkos::PerTeam(member), [&]() { o.deliver(k, s, team_total, p); });
+    int last = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(member),
+        [&](int& is_last) {
+          o.deliver(k, s, team_total, p);
+          is_last = 0;
+          if (done != nullptr) {
+            Kokkos::memory_fence();  // the partial is visible before the count says so
+            is_last = Kokkos::atomic_fetch_add(done + k, 1u) == static_cast<unsigned int>(o.segments - 1) ? 1 : 0;
+          }
+        },
+        last);
+    if (!last) return;
+    combine_partials(member, k);
+  }
+
+  // The last team of output k: its partials in the order of AxisCombineBody.
+  KOKKOS_INLINE_FUNCTION void combine_partials(const member_type& member, std::size_t k) const {
+    Kokkos::memory_fence();
+    const Acc* const q = partials + ops.slot(k, 0);
+    const Acc mine = accumulate_strided<axis_combine_loads_in_flight, true>(
+        [&](std::size_t s) { return load_partial(q + s); }, ops.combine, ops.identity,
+        static_cast<std::size_t>(member.team_rank()), ops.segments, static_cast<std::size_t>(member.team_size()));
+    const Acc total = team_combine(member, ops.combine, ops.identity, mine);
+    const AxisOperands<Out, Element, Combine, Post, Acc>& o = ops;
+    unsigned int* const done = counters;
+    Kokkos::single(Kokkos::PerTeam(member), [&]() {
+      o.store(k, total);
+      done[k] = 0;  // ready for the next reduction on this stream
+    });
   }
 };
 
@@ -490,6 +530,16 @@ void launch_along(const std::string& label, const std::string& combine_label, co
   const std::size_t row_segment_length = segments > 1 ? ceil_div(segment_length, 32) * 32 : length;
   Acc* partials = segments > 1 ? static_cast<Acc*>(axis_partials(exec, segments * outputs * sizeof(Acc))) : nullptr;
   const Operands ops{ViewOperand<Out>(out), Element{expr}, combine, post, identity, geometry, outputs, segments};
+  // The rows form combines its split in the same kernel (AxisTeamBody) when its grid is one
+  // wave, up to the rounding up of the segment count (as the default plan makes it). On an
+  // H200, (16, n/16) floats at the default plan (264 segments of 64 threads a row): 15.7 ->
+  // 14.8 us at 1e7, 108.2 -> 106.6 at 1e8 (session 7). Beyond one wave a team waiting on its
+  // counter holds back the next wave: 1024 segments a row took 27.6 us at 1e7 folded against
+  // 22.9 with the combine kernel. Host backends always fold.
+  const bool folded = Slot == max_rank - 1 && rows && segments > 1 &&
+                      (!is_device_space<Exec>() ||
+                       outputs * (segments - 1) * static_cast<std::size_t>(plan.team) <
+                           static_cast<std::size_t>(exec.concurrency()));
   // rows (the last axis of row-major data) is Slot 2 only
   if constexpr (Slot == max_rank - 1) {
     if (rows && segments == 1 && shape.team == 0) {
@@ -505,9 +555,10 @@ void launch_along(const std::string& label, const std::string& combine_label, co
       Kokkos::parallel_for(label, Policy(exec, static_cast<int>(league), rows_per_team, lanes),
                            AxisRowsVectorBody<Exec, Out, Element, Combine, Post, Acc>{ops, rows_per_team, lanes});
     } else if (rows) {
+      unsigned int* const counters = folded ? axis_counters(exec, outputs) : nullptr;
       Kokkos::parallel_for(
           label, Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>(exec, static_cast<int>(outputs * segments), plan.team),
-          AxisTeamBody<Exec, Out, Element, Combine, Post, Acc>{ops, row_segment_length, partials});
+          AxisTeamBody<Exec, Out, Element, Combine, Post, Acc>{ops, row_segment_length, partials, counters});
     }
   }
   // columns: the first axis (Slot + rank == 3) on a device only
@@ -524,7 +575,7 @@ void launch_along(const std::string& label, const std::string& combine_label, co
     Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec, OneWaveLaunchBounds>(exec, 0, outputs * segments),
                          AxisFlatBody<Out, Element, Combine, Post, Acc>{ops, segment_length, partials});
   }
-  if (segments > 1) {
+  if (segments > 1 && !folded) {
     Kokkos::parallel_for(combine_label, Kokkos::TeamPolicy<Exec>(exec, static_cast<int>(outputs), plan.combine_team),
                          AxisCombineBody<Exec, Operands, Acc>{ops, partials});
   }

@@ -55,6 +55,17 @@ struct CombineReducer {
   KOKKOS_INLINE_FUNCTION bool references_scalar() const { return m_references_scalar; }
 };
 
+// A partial written by another team: read past this SM's L1, which is not coherent with the
+// other SMs' stores (the writers fenced before counting themselves done).
+template <class Acc>
+KOKKOS_FORCEINLINE_FUNCTION Acc load_partial(const Acc* p) {
+  if constexpr (std::is_arithmetic<Acc>::value) {
+    return *static_cast<const volatile Acc*>(p);
+  } else {
+    return *p;
+  }
+}
+
 // v[0] = the combination of v[0..N) in a tree (the pairs, then pairs of pairs): fewer
 // dependent steps than a running value, and pairwise rounding for float sums.
 template <int N, class Combine, class Acc>

@@ -86,26 +86,28 @@ ReductionScratch reduction_scratch(const Exec& exec) {
   return ReductionScratchRegistry<typename Exec::memory_space>::get().scratch(exec);
 }
 
-// Partials of the split reduction along an axis (impl/axis_reduction.hpp): per instance, a
-// grow-only block, from a few KB to axis_partials_max_bytes. Kernels on one stream run in
-// order, so every axis reduction on it reuses the block without an allocation or a fence;
-// only a call that needs more than any before on that stream reallocates, after a fence on
-// that stream (earlier kernels may still be reading the old block). Host instances all share
-// stream key 0 and run a kernel on the calling thread, so there the calling thread is part of
-// the key: host threads reducing at the same time get different blocks.
+// Partials and counters of the split reduction along an axis (impl/axis_reduction.hpp): per
+// instance, grow-only blocks, from a few KB up to what a call needs (the partials at most
+// axis_partials_max_bytes). Kernels on one stream run in order, so every axis reduction on it
+// reuses the blocks without an allocation or a fence; only a call that needs more than any
+// before on that stream reallocates, after a fence on that stream (earlier kernels may still
+// be reading the old block). A counters block is zeroed on the instance when it is allocated,
+// and the kernels leave their counters at 0. Host instances all share stream key 0 and run a
+// kernel on the calling thread, so there the calling thread is part of the key: host threads
+// reducing at the same time get different blocks.
 inline constexpr std::size_t axis_partials_min_bytes = 64 * 1024;
 inline constexpr std::size_t axis_partials_max_bytes = 8 * 1024 * 1024;
 
-template <class MemorySpace>
-class AxisPartialsRegistry {
+template <class MemorySpace, bool Zeroed>
+class AxisBlockRegistry {
  public:
-  static AxisPartialsRegistry& get() {
-    static AxisPartialsRegistry registry;
+  static AxisBlockRegistry& get() {
+    static AxisBlockRegistry registry;
     return registry;
   }
 
   template <class Exec>
-  void* partials(const Exec& exec, std::size_t bytes) {
+  void* block(const Exec& exec, std::size_t bytes) {
     std::size_t thread = 0;
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
       thread = std::hash<std::thread::id>()(std::this_thread::get_id());
@@ -124,8 +126,14 @@ class AxisPartialsRegistry {
         Kokkos::kokkos_free<MemorySpace>(block.data);
         block = Block{};
       }
-      block.data = Kokkos::kokkos_malloc<MemorySpace>(std::string("portasim::toolkit::axis_partials"), grown);
+      block.data = Kokkos::kokkos_malloc<MemorySpace>(
+          std::string(Zeroed ? "portasim::toolkit::axis_counters" : "portasim::toolkit::axis_partials"), grown);
       block.bytes = grown;
+      if constexpr (Zeroed)
+        Kokkos::deep_copy(exec,
+                          Kokkos::View<unsigned char*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                              static_cast<unsigned char*>(block.data), grown),
+                          static_cast<unsigned char>(0));
     }
     return block.data;
   }
@@ -154,7 +162,15 @@ class AxisPartialsRegistry {
 // same stream asks for more.
 template <class Exec>
 void* axis_partials(const Exec& exec, std::size_t bytes) {
-  return AxisPartialsRegistry<typename Exec::memory_space>::get().partials(exec, bytes);
+  return AxisBlockRegistry<typename Exec::memory_space, false>::get().block(exec, bytes);
+}
+
+// At least `count` counters on exec's stream, at 0 for the next kernel on it; the kernel that
+// uses them must leave them at 0.
+template <class Exec>
+unsigned int* axis_counters(const Exec& exec, std::size_t count) {
+  return static_cast<unsigned int*>(
+      AxisBlockRegistry<typename Exec::memory_space, true>::get().block(exec, count * sizeof(unsigned int)));
 }
 
 }  // namespace portasim::toolkit::impl

@@ -44,17 +44,6 @@ inline constexpr int default_reduce_team = 256;
 inline constexpr int default_reduce_per_thread = 4;
 inline constexpr int default_reduce_waves = 1;
 
-// A partial written by another team: read past this SM's L1, which is not coherent with the
-// other SMs' stores (the writers fenced before counting themselves done).
-template <class Acc>
-KOKKOS_FORCEINLINE_FUNCTION Acc load_partial(const Acc* p) {
-  if constexpr (std::is_arithmetic<Acc>::value) {
-    return *static_cast<const volatile Acc*>(p);
-  } else {
-    return *p;
-  }
-}
-
 template <class Exec, class E, class Combine, class Post, class Acc, class Result>
 struct TwoLevelReduce {
   using member_type = typename Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>::member_type;
