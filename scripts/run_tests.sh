@@ -7,7 +7,7 @@
 #   3. runs the libFuzzer targets for a bounded time (scripts/run_fuzzers.sh),
 #   4. compiles (without running: no GPU here) the cuda preset, so CUDA-only breakage shows:
 #      as the cuda-check preset, the cuda preset with the host compiler's optimizer off (the
-#      same sources, options and device code; 7.5 instead of 11.2 minutes),
+#      same sources, options and device code; 7.6-8.1 instead of 10.7-11.4 minutes in CI),
 # and prints the reliability counts (scripts/reliability_counts.py).
 # PORTASIM_SKIP_CUDA=1 skips the CUDA compile (machines without nvcc); PORTASIM_SKIP_SANITIZE=1
 # the sanitizer build; PORTASIM_FUZZ_SECONDS (default 30 per target, 0 = skip) bounds fuzzing.

@@ -111,6 +111,8 @@ constexpr bool is_device_space() {
 // the compiler knows, so a store between two loads keeps one load in flight per thread);
 // the count is a compile-time constant so that no guard splits the loads into separate
 // blocks. Only the last thread, whose fourth element may lie past n, goes one at a time.
+// Spread (below) at per_thread 4 and waves 0 has the same geometry with run-time guards, and
+// on an H200 y = x1*x2 + B took 402 us there at 1e8 floats against 285 us here (session 7).
 template <class Body>
 struct ElementsApart {
   Body body;
