@@ -4,10 +4,13 @@
 // most of a GPU idle (on an H200, a (1e5, 1024) float array summed along axis 0 ran 1024
 // threads at 19 GB/s against a 4 TB/s copy), so the reduced axis is split into S segments:
 //   pass 1: work item (output k, segment s) reduces its segment into partials[k * segments + s];
-//   pass 2: a team per output combines its S partials in a fixed order, post-maps, stores.
-// The partials live in a per-instance grow-only block (reduction_scratch.hpp): no allocation
-// and no fence per call once the block is large enough. Every order of combination depends
-// only on the shape, the backend and its concurrency, so results repeat run to run.
+//   pass 2: a team per output combines its S partials in a fixed order, post-maps, stores;
+//   the rows form does this in pass 1's kernel instead (the last team of an output to finish
+//   combines it) when its grid is one wave, and always on host backends.
+// The partials and the rows form's counters live in per-instance grow-only blocks
+// (reduction_scratch.hpp): no allocation and no fence per call once a block is large enough.
+// Every order of combination depends only on the shape, the backend and its concurrency, so
+// results repeat run to run.
 //
 // The forms of work item:
 //   flat (AxisFlatBody): one thread per (output, segment), used along any axis but the last of
