@@ -161,22 +161,34 @@ TEST(TEST_CATEGORY, reduction_strided_accumulation_every_tail) {
                      });
 }
 
-// Pass 2 gives each thread at most axis_combine_loads_in_flight partials, issued together.
+// The combine gives each thread at most axis_combine_loads_in_flight partials, issued
+// together: the combine kernel's team (combine_team) for the flat and columns forms, and the
+// rows form's own team, whose last team combines (a one-wave grid on a device).
 TEST(TEST_CATEGORY, reduction_axis_combine_reads_once) {
   const std::size_t h200 = 132 * 2048;
   const tk::impl::AxisReduceShape defaults;
-  const auto loads_per_thread = [](const tk::impl::AxisPlan& plan) {
-    return (plan.segments + static_cast<std::size_t>(plan.combine_team) - 1) / static_cast<std::size_t>(plan.combine_team);
+  const auto loads_per_thread = [](const tk::impl::AxisPlan& plan, int team) {
+    return (plan.segments + static_cast<std::size_t>(team) - 1) / static_cast<std::size_t>(team);
   };
-  const tk::impl::AxisPlan plans[] = {
+  const std::size_t most = static_cast<std::size_t>(tk::impl::axis_combine_loads_in_flight);
+  const tk::impl::AxisPlan kernel_plans[] = {
       tk::impl::plan_axis_split(1024, 9765, false, true, h200, sizeof(float), defaults),    // 1e7, axis 0
-      tk::impl::plan_axis_split(16, 625000, true, true, h200, sizeof(float), defaults),     // 1e7, 16 rows
+      tk::impl::plan_axis_columns(16, 625000, h200, sizeof(float), defaults),               // 1e7, 16 columns
       tk::impl::plan_axis_columns(16, 6250000, h200, sizeof(float), defaults),              // 1e8, 16 columns
       tk::impl::plan_axis_split(1024, 97656, false, true, h200, sizeof(float), defaults)};  // 1e8, axis 0
-  for (const auto& plan : plans) {
+  EXPECT_FALSE(tk::impl::rows_split_folds(16, 1024, 64, true, h200)) << "four waves: the combine kernel";
+  EXPECT_TRUE(tk::impl::rows_split_folds(16, 1024, 64, false, 2)) << "host backends always fold";
+  EXPECT_FALSE(tk::impl::rows_split_folds(16, 1, 64, false, 2)) << "nothing to fold without a split";
+  for (const auto& plan : kernel_plans) {
     EXPECT_GT(plan.segments, 1u);
-    EXPECT_LE(loads_per_thread(plan), static_cast<std::size_t>(tk::impl::axis_combine_loads_in_flight))
+    EXPECT_LE(loads_per_thread(plan, plan.combine_team), most)
         << plan.segments << " segments, combine team " << plan.combine_team;
+  }
+  for (std::size_t length : {625000u, 6250000u}) {  // 16 rows at 1e7 and 1e8
+    const auto plan = tk::impl::plan_axis_split(16, length, true, true, h200, sizeof(float), defaults);
+    EXPECT_GT(plan.segments, 1u);
+    EXPECT_TRUE(tk::impl::rows_split_folds(16, plan.segments, plan.team, true, h200));
+    EXPECT_LE(loads_per_thread(plan, plan.team), most) << plan.segments << " segments, team " << plan.team;
   }
 }
 

@@ -190,6 +190,17 @@ inline std::size_t column_segment_length(std::size_t length, std::size_t segment
   return ceil_div(ceil_div(length, segments), step) * step;
 }
 
+// Whether a split rows form combines in its own kernel (AxisTeamBody) rather than in the
+// combine kernel: when its grid is one wave, up to the rounding up of the segment count (as
+// the default plan makes it), and always on host backends. On an H200, (16, n/16) floats at
+// the default plan (264 segments of 64 threads a row): 15.7 -> 14.8 us at 1e7, 108.2 -> 106.6
+// at 1e8 (session 7). Beyond one wave a team waiting on its counter holds back the next wave:
+// 1024 segments a row took 27.6 us at 1e7 folded against 22.9 with the combine kernel.
+inline bool rows_split_folds(std::size_t outputs, std::size_t segments, int team, bool device,
+                             std::size_t concurrency) {
+  return segments > 1 && (!device || outputs * (segments - 1) * static_cast<std::size_t>(team) < concurrency);
+}
+
 // The plan of whichever form a call uses: columns (use_columns_form), else the split of the
 // rows or flat form.
 inline AxisPlan plan_axis(std::size_t outputs, std::size_t length, bool rows, bool columns, bool device,
@@ -346,6 +357,17 @@ struct AxisFlatBody {
   }
 };
 
+// Output k's partials combined by a team in a fixed order: thread r takes segments r,
+// r + team, ... (all of its loads at once), then the team's tree. load(s) reads output k's
+// partial of segment s. Used by the combine kernel and by the rows form's last team.
+template <class Member, class Operands, class Load>
+KOKKOS_INLINE_FUNCTION auto combined_partials(const Member& member, const Operands& ops, const Load& load) {
+  const auto mine = accumulate_strided<axis_combine_loads_in_flight, true>(
+      load, ops.combine, ops.identity, static_cast<std::size_t>(member.team_rank()), ops.segments,
+      static_cast<std::size_t>(member.team_size()));
+  return team_combine(member, ops.combine, ops.identity, mine);
+}
+
 // The rows form: team l takes output k = l / segments and segment s = l % segments
 // (neighbouring teams read neighbouring pieces of one row); thread r of a team reads
 // elements r, r + team, ... of the piece. Split, each team writes its partial and counts
@@ -393,14 +415,11 @@ struct AxisTeamBody {
     combine_partials(member, k);
   }
 
-  // The last team of output k: its partials in the order of AxisCombineBody.
+  // The last team of output k: its partials as the combine kernel would take them.
   KOKKOS_INLINE_FUNCTION void combine_partials(const member_type& member, std::size_t k) const {
     Kokkos::memory_fence();
     const Acc* const q = partials + ops.slot(k, 0);
-    const Acc mine = accumulate_strided<axis_combine_loads_in_flight, true>(
-        [&](std::size_t s) { return load_partial(q + s); }, ops.combine, ops.identity,
-        static_cast<std::size_t>(member.team_rank()), ops.segments, static_cast<std::size_t>(member.team_size()));
-    const Acc total = team_combine(member, ops.combine, ops.identity, mine);
+    const Acc total = combined_partials(member, ops, [&](std::size_t s) { return load_partial(q + s); });
     const AxisOperands<Out, Element, Combine, Post, Acc>& o = ops;
     unsigned int* const done = counters;
     Kokkos::single(Kokkos::PerTeam(member), [&]() {
@@ -498,8 +517,8 @@ struct AxisColumnsBody {
   }
 };
 
-// Pass 2: team k combines partials[k * segments + s] over s < segments (thread r takes s = r,
-// r + team, ... in order, then the team's tree) and stores post(total) in out.
+// Pass 2: team k combines partials[k * segments + s] over s < segments (combined_partials)
+// and stores post(total) in out.
 template <class Exec, class Operands, class Acc>
 struct AxisCombineBody {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -509,10 +528,7 @@ struct AxisCombineBody {
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
     const std::size_t k = static_cast<std::size_t>(member.league_rank());
     const Acc* const p = partials + ops.slot(k, 0);
-    const Acc mine = accumulate_strided<axis_combine_loads_in_flight, true>(
-        [&](std::size_t s) { return p[s]; }, ops.combine, ops.identity,
-        static_cast<std::size_t>(member.team_rank()), ops.segments, static_cast<std::size_t>(member.team_size()));
-    const Acc total = team_combine(member, ops.combine, ops.identity, mine);
+    const Acc total = combined_partials(member, ops, [&](std::size_t s) { return p[s]; });
     const Operands& o = ops;
     Kokkos::single(Kokkos::PerTeam(member), [&]() { o.store(k, total); });
   }
@@ -533,16 +549,9 @@ void launch_along(const std::string& label, const std::string& combine_label, co
   const std::size_t row_segment_length = segments > 1 ? ceil_div(segment_length, 32) * 32 : length;
   Acc* partials = segments > 1 ? static_cast<Acc*>(axis_partials(exec, segments * outputs * sizeof(Acc))) : nullptr;
   const Operands ops{ViewOperand<Out>(out), Element{expr}, combine, post, identity, geometry, outputs, segments};
-  // The rows form combines its split in the same kernel (AxisTeamBody) when its grid is one
-  // wave, up to the rounding up of the segment count (as the default plan makes it). On an
-  // H200, (16, n/16) floats at the default plan (264 segments of 64 threads a row): 15.7 ->
-  // 14.8 us at 1e7, 108.2 -> 106.6 at 1e8 (session 7). Beyond one wave a team waiting on its
-  // counter holds back the next wave: 1024 segments a row took 27.6 us at 1e7 folded against
-  // 22.9 with the combine kernel. Host backends always fold.
-  const bool folded = Slot == max_rank - 1 && rows && segments > 1 &&
-                      (!is_device_space<Exec>() ||
-                       outputs * (segments - 1) * static_cast<std::size_t>(plan.team) <
-                           static_cast<std::size_t>(exec.concurrency()));
+  const bool folded = Slot == max_rank - 1 && rows &&
+                      rows_split_folds(outputs, segments, plan.team, is_device_space<Exec>(),
+                                       static_cast<std::size_t>(exec.concurrency()));
   // rows (the last axis of row-major data) is Slot 2 only
   if constexpr (Slot == max_rank - 1) {
     if (rows && segments == 1 && shape.team == 0) {
