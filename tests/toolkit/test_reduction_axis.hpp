@@ -50,7 +50,9 @@ TEST(TEST_CATEGORY, reduction_axis_split_plan) {
   // (97656, 1024) floats along axis 0: 1024 outputs would run 1024 threads
   auto plan = tk::impl::plan_axis_split(1024, 97656, false, true, h200, sizeof(float), defaults);
   EXPECT_GT(plan.segments, 1u);
-  EXPECT_GE(1024 * plan.segments, h200) << "pass 1 fills at least one wave";
+  // pass 1 fills one wave of its kernels (8 loads at up to 64 registers: half the threads)
+  EXPECT_GE(1024 * plan.segments, tk::impl::half_wave(h200)) << "pass 1 fills at least one wave";
+  EXPECT_LT(1024 * (plan.segments - 1), tk::impl::half_wave(h200)) << "and no more";
   EXPECT_LE(plan.segments * 1024 * sizeof(float), tk::impl::axis_partials_max_bytes);
   EXPECT_GE(97656 / plan.segments, tk::impl::axis_min_elements_per_thread);
   EXPECT_EQ(plan.team, 1);
@@ -59,7 +61,7 @@ TEST(TEST_CATEGORY, reduction_axis_split_plan) {
   plan = tk::impl::plan_axis_split(16, 6250000, true, true, h200, sizeof(float), defaults);
   EXPECT_GT(plan.segments, 1u);
   EXPECT_EQ(plan.team, tk::impl::axis_split_rows_team);
-  EXPECT_GE(16 * plan.segments * static_cast<std::size_t>(plan.team), h200);
+  EXPECT_GE(16 * plan.segments * static_cast<std::size_t>(plan.team), tk::impl::half_wave(h200));
   // many outputs fill the device alone: one pass, as before the split
   plan = tk::impl::plan_axis_split(97656, 1024, true, true, h200, sizeof(float), defaults);
   EXPECT_EQ(plan.segments, 1u);
@@ -201,14 +203,16 @@ TEST(TEST_CATEGORY, reduction_axis_columns_plan) {
   EXPECT_FALSE(tk::impl::use_columns_form(0, true, 16, true)) << "only row-major outputs";
   EXPECT_FALSE(tk::impl::use_columns_form(0, false, tk::impl::axis_max_column_outputs + 1, true));
   const tk::impl::AxisReduceShape defaults;
-  // (6.25e6, 16) floats: teams of 256 (16 lanes per column) over axis_column_waves waves
+  // (6.25e6, 16) floats: teams of 256 (16 lanes per column) over axis_column_waves waves of
+  // its kernel (half the device's threads)
+  const std::size_t wave = tk::impl::half_wave(h200);
   auto plan = tk::impl::plan_axis_columns(16, 6250000, h200, sizeof(float), defaults);
   EXPECT_EQ(plan.team, 256);
-  EXPECT_EQ(plan.segments, static_cast<std::size_t>(tk::impl::axis_column_waves) * h200 / 256);
+  EXPECT_EQ(plan.segments, static_cast<std::size_t>(tk::impl::axis_column_waves) * wave / 256);
   EXPECT_GE(plan.combine_team, 32);
   // (6.25e5, 16): no more segments than leave each lane axis_min_elements_per_thread rows
   plan = tk::impl::plan_axis_columns(16, 625000, h200, sizeof(float), defaults);
-  EXPECT_EQ(plan.segments, std::min<std::size_t>(tk::impl::axis_column_waves * h200 / 256, 625000 / (16 * 32)));
+  EXPECT_EQ(plan.segments, std::min<std::size_t>(tk::impl::axis_column_waves * wave / 256, 625000 / (16 * 32)));
   // segments of whole 128-byte lines: 16 float columns, 2 rows a step; 3 columns, 32 rows
   EXPECT_EQ(tk::impl::column_segment_length(6250000, 1056, 16), 5920u);
   EXPECT_EQ(tk::impl::column_segment_length(6250000, 2112, 16), 2960u);
@@ -218,7 +222,7 @@ TEST(TEST_CATEGORY, reduction_axis_columns_plan) {
   // a chosen wave count is kept
   tk::impl::AxisReduceShape four_waves;
   four_waves.waves = 4;
-  EXPECT_EQ(tk::impl::plan_axis_columns(16, 6250000, h200, sizeof(float), four_waves).segments, 4 * h200 / 256);
+  EXPECT_EQ(tk::impl::plan_axis_columns(16, 6250000, h200, sizeof(float), four_waves).segments, 4 * wave / 256);
   // 67 outputs: the team is the largest multiple of 67 up to 256, 3 lanes per column
   plan = tk::impl::plan_axis_columns(67, 301, h200, sizeof(float), defaults);
   EXPECT_EQ(plan.team, 201);

@@ -46,7 +46,8 @@ std::vector<std::size_t> boundary_sizes(const Exec& exec) {
   const std::size_t team = tk::impl::default_reduce_team;
   const std::size_t chunk = team * tk::impl::default_reduce_per_thread;
   const std::size_t grid_teams = std::max<std::size_t>(
-      1, static_cast<std::size_t>(tk::impl::default_reduce_waves) * static_cast<std::size_t>(exec.concurrency()) / team);
+      1, static_cast<std::size_t>(tk::impl::default_reduce_waves) *
+             tk::impl::half_wave(static_cast<std::size_t>(exec.concurrency())) / team);
   const std::size_t grid = grid_teams * chunk;  // one chunk for every team of the grid
   const std::size_t warp_shares = grid_teams * 32;  // every team a share of exactly 32
   std::vector<std::size_t> sizes = {1, 2, team - 1, team, team + 1, chunk - 1, chunk + 1, 3 * chunk + 7};

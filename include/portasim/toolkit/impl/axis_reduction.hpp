@@ -23,9 +23,11 @@
 //     the team's threads read neighbouring addresses of one contiguous piece of a row;
 //     without a split, AxisRowsVectorBody gives a team several rows, a row per warp.
 // Threads walk their elements with impl::accumulate_strided (axis_loads_in_flight loads in
-// flight, all issued before any is used), and the kernels are held to 32 registers
-// (OneWaveLaunchBounds) so that the wave the split aims at is resident at once. The reduced
-// slot is a template parameter (AxisElement), so each load is one address step.
+// flight, all issued before any is used). The flat, columns and rows forms may use 64
+// registers and aim at half the device's threads (HalfWaveLaunchBounds), so that the wave the
+// split aims at is resident at once; AxisRowsVectorBody, which never splits, keeps 4 loads at
+// 32 registers and a full wave. The reduced slot is a template parameter (AxisElement), so
+// each load is one address step.
 
 #include <Kokkos_Core.hpp>
 
@@ -44,28 +46,29 @@ namespace portasim::toolkit::impl {
 
 // A chosen split for Reduction::along (zeros: the defaults). segments = 1 forces one pass;
 // segments > 1 forces that many segments (capped only by axis_partials_max_bytes); waves
-// sets how many threads the automatic choice aims at: waves * exec.concurrency().
+// sets how many threads the automatic choice aims at: waves times the threads a device holds
+// of these kernels (half_wave), or times the host's concurrency.
 struct AxisReduceShape {
   int segments = 0;
   int waves = 0;
   int team = 0;  // threads per team of the rows form on devices (0: from the row length)
 };
 
-// Loads in flight per thread of pass 1 (and of the one-pass flat and team forms). A
-// compile-time count: with a run-time one (a switch over 1, 2, 4, 8 as in the whole-array
-// kernel) these kernels spilled at 32 registers.
-inline constexpr int axis_loads_in_flight = 4;
+// Loads in flight per thread of pass 1 (and of the one-pass flat and team forms): 8, with up
+// to 64 registers (HalfWaveLaunchBounds). A compile-time count: with a run-time one (a switch
+// over 1, 2, 4, 8 as in the whole-array kernel) these kernels spilled at 32 registers.
+inline constexpr int axis_loads_in_flight = 8;
 // Loads in flight per thread of pass 2, whose team gives each thread at most this many
 // partials (plan_axis_split, plan_axis_columns) up to 2048 segments: all of a thread's
 // loads then go out at once, one wait on L2 per combine.
 inline constexpr int axis_combine_loads_in_flight = 8;
 // The team of the one-pass team form (and of a forced AxisReduceShape::team): row piece /
-// (4 x 8) threads, 32..256; the split rows form caps it at axis_split_rows_team. Sized when
+// (axis_loads_in_flight x axis_team_steps) threads, 32..256; the split rows form caps it at axis_split_rows_team. Sized when
 // a team took a whole 1024-float row, where one warp was fastest on an H200 (97656 rows at
 // 1e8 floats: 32 threads 199 us, 64 227, 128 343, 256 720); the one-pass rows now go to
 // AxisRowsVectorBody.
 inline constexpr std::size_t axis_team_steps = 8;
-// The split aims at one wave: on an H200 (axis_reduction_h200_s4.json, 1e8 floats) waves:1
+// The split aims at one wave (of 4 loads at 32 registers when measured): on an H200 (axis_reduction_h200_s4.json, 1e8 floats) waves:1
 // took 126 us along axis 0 of (n/1024, 1024) against 133 at 2 and 144 at 4, and 178 against
 // 183 and 195 for 16 rows; 16 columns measured the same at all three.
 inline constexpr int axis_default_waves = 1;
@@ -111,10 +114,16 @@ inline std::size_t bound_segments(std::size_t s, bool chosen, std::size_t length
   return s < 1 ? 1 : s;
 }
 
-// The threads a split aims at: waves (the shape's, else default_waves) times concurrency.
-inline std::size_t wave_threads(const AxisReduceShape& shape, int default_waves, std::size_t concurrency) {
+// The threads a split aims at: waves (the shape's, else default_waves) times `resident`,
+// the threads of one wave.
+inline std::size_t wave_threads(const AxisReduceShape& shape, int default_waves, std::size_t resident) {
   const std::size_t waves = static_cast<std::size_t>(shape.waves > 0 ? shape.waves : default_waves);
-  return waves * (concurrency > 0 ? concurrency : 1);
+  return waves * (resident > 0 ? resident : 1);
+}
+
+// The threads of one wave of the split kernels: half_wave on devices, all of a host's.
+inline std::size_t split_wave(bool device, std::size_t concurrency) {
+  return device ? half_wave(concurrency) : concurrency;
 }
 
 // The split for `outputs` outputs of a `length`-long axis on a device (or host) running
@@ -126,7 +135,7 @@ inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool ro
   const std::size_t per_thread = axis_loads_in_flight * axis_team_steps;
   if (rows) plan.team = device && shape.team > 0 ? shape.team : pow2_team(ceil_div(length, per_thread), device);
   if (outputs == 0) return plan;
-  const std::size_t wanted = wave_threads(shape, axis_default_waves, concurrency);
+  const std::size_t wanted = wave_threads(shape, axis_default_waves, split_wave(device, concurrency));
   std::size_t s = 1;
   bool chosen = false;
   if (shape.segments > 0) {
@@ -172,7 +181,8 @@ inline AxisPlan plan_axis_columns(std::size_t outputs, std::size_t length, std::
   const std::size_t lanes = static_cast<std::size_t>(plan.team) / outputs;  // threads per column
   const bool chosen = shape.segments <= 0;
   const std::size_t s =
-      chosen ? ceil_div(wave_threads(shape, axis_column_waves, concurrency), static_cast<std::size_t>(plan.team))
+      chosen ? ceil_div(wave_threads(shape, axis_column_waves, split_wave(true, concurrency)),
+                        static_cast<std::size_t>(plan.team))
              : static_cast<std::size_t>(shape.segments);
   plan.segments = bound_segments(s, chosen, length, lanes, outputs, acc_bytes);
   if (plan.segments > 1) plan.combine_team = pow2_team(ceil_div(plan.segments, axis_combine_loads_in_flight), true);
@@ -198,7 +208,8 @@ inline std::size_t column_segment_length(std::size_t length, std::size_t segment
 // 1024 segments a row took 27.6 us at 1e7 folded against 22.9 with the combine kernel.
 inline bool rows_split_folds(std::size_t outputs, std::size_t segments, int team, bool device,
                              std::size_t concurrency) {
-  return segments > 1 && (!device || outputs * (segments - 1) * static_cast<std::size_t>(team) < concurrency);
+  return segments > 1 &&
+         (!device || outputs * (segments - 1) * static_cast<std::size_t>(team) < split_wave(device, concurrency));
 }
 
 // The plan of whichever form a call uses: columns (use_columns_form), else the split of the
@@ -376,7 +387,7 @@ KOKKOS_INLINE_FUNCTION auto combined_partials(const Member& member, const Operan
 // the combine kernel (AxisCombineBody), whose launch cost more than the wait on the counter.
 template <class Exec, class Out, class Element, class Combine, class Post, class Acc>
 struct AxisTeamBody {
-  using member_type = typename Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>::member_type;
+  using member_type = typename Kokkos::TeamPolicy<Exec, HalfWaveLaunchBounds>::member_type;
   AxisOperands<Out, Element, Combine, Post, Acc> ops;
   std::size_t segment_length;
   Acc* partials;           // [output][segment]; null: one pass, store post(total) in out
@@ -486,7 +497,7 @@ struct AxisRowsVectorBody {
 // L lanes of a column are combined in a tree in team scratch memory (a fixed order).
 template <class Exec, class Out, class Element, class Combine, class Post, class Acc>
 struct AxisColumnsBody {
-  using member_type = typename Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>::member_type;
+  using member_type = typename Kokkos::TeamPolicy<Exec, HalfWaveLaunchBounds>::member_type;
   AxisOperands<Out, Element, Combine, Post, Acc> ops;
   std::size_t segment_length;
   Acc* partials;  // [output][segment]; null: one pass, store post(total) in out
@@ -569,7 +580,7 @@ void launch_along(const std::string& label, const std::string& combine_label, co
     } else if (rows) {
       unsigned int* const counters = folded ? axis_counters(exec, outputs) : nullptr;
       Kokkos::parallel_for(
-          label, Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>(exec, static_cast<int>(outputs * segments), plan.team),
+          label, Kokkos::TeamPolicy<Exec, HalfWaveLaunchBounds>(exec, static_cast<int>(outputs * segments), plan.team),
           AxisTeamBody<Exec, Out, Element, Combine, Post, Acc>{ops, row_segment_length, partials, counters});
     }
   }
@@ -578,13 +589,13 @@ void launch_along(const std::string& label, const std::string& combine_label, co
     if (columns) {
       using Body = AxisColumnsBody<Exec, Out, Element, Combine, Post, Acc>;
       Kokkos::parallel_for(label,
-                           Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>(exec, static_cast<int>(segments), plan.team)
+                           Kokkos::TeamPolicy<Exec, HalfWaveLaunchBounds>(exec, static_cast<int>(segments), plan.team)
                                .set_scratch_size(0, Kokkos::PerTeam(Body::scratch_bytes(plan.team))),
                            Body{ops, column_segment_length(length, segments, outputs), partials});
     }
   }
   if (!rows && !columns) {
-    Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec, OneWaveLaunchBounds>(exec, 0, outputs * segments),
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec, HalfWaveLaunchBounds>(exec, 0, outputs * segments),
                          AxisFlatBody<Out, Element, Combine, Post, Acc>{ops, segment_length, partials});
   }
   if (segments > 1 && !folded) {

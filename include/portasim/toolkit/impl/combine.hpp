@@ -6,10 +6,12 @@
 // The strided range is what sets a reduction's bandwidth on a GPU. Each thread must keep
 // several loads in flight, so a chunk of Count loads is issued back to back and only then
 // used, with Count known at compile time (with a run-time count every load sat in its own
-// guarded block with its use right behind it: one load in flight per thread). The kernels
-// that walk such ranges are limited to 32 registers (OneWaveLaunchBounds) so that the whole
-// of exec.concurrency() is resident at once: at 56 registers an H200 held half of it, and
-// reductions along an axis ran at 75-79 % of copy bandwidth.
+// guarded block with its use right behind it: one load in flight per thread). What counts
+// is the bytes in flight per multiprocessor, and that every thread of the grid is resident
+// at once: the kernels that walk such ranges either hold 4 loads at 32 registers over all of
+// exec.concurrency() (OneWaveLaunchBounds) or 8 loads at 64 registers over half of it
+// (HalfWaveLaunchBounds). A grid sized for the whole of it at 56 registers ran at 75-79 % of
+// copy bandwidth on an H200: half of it was resident.
 
 #include <Kokkos_Core.hpp>
 
@@ -23,6 +25,25 @@ namespace portasim::toolkit::impl {
 // Blocks of up to 1024 threads, at least 2 per multiprocessor: at most 32 registers per
 // thread, so that 2048 threads per multiprocessor, the whole of exec.concurrency(), fit.
 using OneWaveLaunchBounds = Kokkos::LaunchBounds<1024, 2>;
+
+// The kernels that split a reduction (the whole-array kernel, pass 1 along an axis) keep 8
+// loads in flight per thread with up to 64 registers, none spilled, and aim at half of
+// exec.concurrency(): the 1024 threads per multiprocessor that fit at 64 registers, with as
+// many bytes in flight as a full wave of 4 loads. At 1e7 floats a thread of a full wave had
+// only ~9 chunks of 4 loads, and each team's fixed work (its indices, its team's combine,
+// its count) set the pace. On an H200 with the same sums (session 8): 16 rows 15.0 ->
+// 12.5 us, 16 columns 15.3 -> 13.3, (n/1024, 1024) along axis 0 16.1 -> 14.7, the whole
+// array 13.8 -> 11.9; at 1e8 102-104 -> 100-102. Half a wave of 4 loads lost at 1e8 (118-121
+// us), as did a full wave of 8 loads at 1e7.
+using HalfWaveLaunchBounds = Kokkos::LaunchBounds<1024, 1>;
+inline constexpr std::size_t half_wave_divisor = 2;
+
+// The threads of one wave of a HalfWaveLaunchBounds kernel on a device running
+// `concurrency` threads at once.
+inline std::size_t half_wave(std::size_t concurrency) {
+  const std::size_t threads = concurrency / half_wave_divisor;
+  return threads > 0 ? threads : 1;
+}
 
 // A Kokkos reducer for any associative `combine` with an identity, writing into a View.
 template <class T, class Combine, class Space>

@@ -1,7 +1,7 @@
 #pragma once
 // The device kernel of a whole-array reduction, in one launch (Kokkos 3.4's RangePolicy
 // parallel_reduce reaches only 677 GB/s of an H200's 4 TB/s at 1e8 floats):
-//   1. a grid of teams that the device holds at once (one wave, OneWaveLaunchBounds) splits
+//   1. a grid of teams that the device holds at once (one wave of HalfWaveLaunchBounds) splits
 //      the elements into equal contiguous shares, one per team; a team walks its share in
 //      chunks of team * per_thread, each thread taking per_thread elements a team-width apart
 //      per chunk (every load coalesced, per_thread loads in flight per thread, all issued
@@ -36,17 +36,17 @@ namespace portasim::toolkit::impl {
 // The grid of the device kernel; zeros mean the defaults.
 struct DeviceReduceShape {
   int team = 0;        // threads per team, default 256
-  int per_thread = 0;  // elements (loads in flight) per thread and chunk, 1..8, default 4
-  int waves = 0;       // teams = waves * exec.concurrency() / team at most, default 1
+  int per_thread = 0;  // elements (loads in flight) per thread and chunk, 1..8, default 8
+  int waves = 0;       // teams = waves * half_wave(exec.concurrency()) / team at most, default 1
 };
 
 inline constexpr int default_reduce_team = 256;
-inline constexpr int default_reduce_per_thread = 4;
+inline constexpr int default_reduce_per_thread = 8;  // with half a wave (HalfWaveLaunchBounds)
 inline constexpr int default_reduce_waves = 1;
 
 template <class Exec, class E, class Combine, class Post, class Acc, class Result>
 struct TwoLevelReduce {
-  using member_type = typename Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>::member_type;
+  using member_type = typename Kokkos::TeamPolicy<Exec, HalfWaveLaunchBounds>::member_type;
   E expr;
   Combine combine;
   Post post;
@@ -127,8 +127,9 @@ void reduce_whole_on_device(const std::string& label, const Exec& exec, const E&
   const int waves = shape.waves > 0 ? shape.waves : default_reduce_waves;
   const std::size_t chunk = static_cast<std::size_t>(team) * static_cast<std::size_t>(per_thread);
   std::size_t teams = (n + chunk - 1) / chunk;
-  const std::size_t full_grid = static_cast<std::size_t>(waves) * static_cast<std::size_t>(exec.concurrency()) /
-                                static_cast<std::size_t>(team);
+  const std::size_t full_grid =
+      static_cast<std::size_t>(waves) * half_wave(static_cast<std::size_t>(exec.concurrency())) /
+      static_cast<std::size_t>(team);
   if (teams > full_grid) teams = full_grid;
   const std::size_t capacity = reduction_scratch_partial_bytes / sizeof(Acc);
   if (teams > capacity) teams = capacity;
@@ -140,7 +141,7 @@ void reduce_whole_on_device(const std::string& label, const Exec& exec, const E&
   TwoLevelReduce<Exec, E, Combine, Post, Acc, Result> body{expr,   combine, post,       identity,
                                                           index,  n,       share,      per_thread,
                                                           result, static_cast<Acc*>(scratch.partials), scratch.counter};
-  Kokkos::parallel_for(label, Kokkos::TeamPolicy<Exec, OneWaveLaunchBounds>(exec, static_cast<int>(teams), team),
+  Kokkos::parallel_for(label, Kokkos::TeamPolicy<Exec, HalfWaveLaunchBounds>(exec, static_cast<int>(teams), team),
                        body);
 }
 
