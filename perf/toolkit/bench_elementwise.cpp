@@ -12,7 +12,8 @@
 //                                 (W = 0) or grid-stride over W * concurrency threads
 //   reduction_grid/team:T/per_thread:P/waves:W/n:N (GPU only) L2 norm of n floats with the
 //                                 device kernel's grid chosen: T threads per team, P
-//                                 accumulators per thread, at most W * concurrency / T teams
+//                                 accumulators per thread, at most W * concurrency / 2 / T
+//                                 teams (W waves of its 64-register kernel)
 //   reduction_axis_split/<case>/segments:S|waves:W/n:N (GPU only) the few-output cases with
 //                                 the split forced (S = 1: one pass) or aimed at W waves
 //   host_overhead/<call>/n:16     one call on 16 elements on the Serial backend: the host-side

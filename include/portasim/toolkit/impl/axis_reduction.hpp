@@ -68,9 +68,10 @@ inline constexpr int axis_combine_loads_in_flight = 8;
 // 1e8 floats: 32 threads 199 us, 64 227, 128 343, 256 720); the one-pass rows now go to
 // AxisRowsVectorBody.
 inline constexpr std::size_t axis_team_steps = 8;
-// The split aims at one wave (of 4 loads at 32 registers when measured): on an H200 (axis_reduction_h200_s4.json, 1e8 floats) waves:1
-// took 126 us along axis 0 of (n/1024, 1024) against 133 at 2 and 144 at 4, and 178 against
-// 183 and 195 for 16 rows; 16 columns measured the same at all three.
+// The split aims at one wave (measured when it was a full wave of 4 loads at 32 registers):
+// on an H200 (axis_reduction_h200_s4.json, 1e8 floats) waves:1 took 126 us along axis 0 of
+// (n/1024, 1024) against 133 at 2 and 144 at 4, and 178 against 183 and 195 for 16 rows; 16
+// columns measured the same at all three.
 inline constexpr int axis_default_waves = 1;
 inline constexpr std::size_t axis_min_elements_per_thread = 32;  // below: partials cost too much
 inline constexpr std::size_t axis_max_segments = 8192;  // pass 2 reads at most 32 per thread
@@ -447,9 +448,11 @@ struct AxisTeamBody {
 // pace (a 1024-float row per 32-thread team: 2.0 TB/s of a 4 TB/s copy on an H200); devices
 // get one wave of teams that walk the rows. Host backends have one lane and one thread per
 // team, and a team per row.
-// Held to 32 registers like the other kernels, so that the wave of teams is resident at once
-// (at 40 registers, a 1056-team grid ran in 1.33 waves: 131 us for (n/1024, 1024) floats on
-// an H200, against 105 us at 50); 4 loads per lane keep it nearly free of spills.
+// Held to 32 registers (a full wave of 4 loads, unlike the split kernels' half wave of 8:
+// half a wave of 4 took it from 103 to 131 us at 1e8 on an H200, session 8), so that the
+// wave of teams is resident at once (at 40 registers, a 1056-team grid ran in 1.33 waves:
+// 131 us for (n/1024, 1024) floats, against 105 us at 50); 4 loads per lane keep it nearly
+// free of spills.
 inline constexpr int axis_row_loads = 4;
 
 template <class Exec, class Out, class Element, class Combine, class Post, class Acc>
