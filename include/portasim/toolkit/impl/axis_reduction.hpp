@@ -63,10 +63,10 @@ inline constexpr int axis_loads_in_flight = 8;
 // loads then go out at once, one wait on L2 per combine.
 inline constexpr int axis_combine_loads_in_flight = 8;
 // The team of the one-pass team form (and of a forced AxisReduceShape::team): row piece /
-// (axis_loads_in_flight x axis_team_steps) threads, 32..256; the split rows form caps it at axis_split_rows_team. Sized when
-// a team took a whole 1024-float row, where one warp was fastest on an H200 (97656 rows at
-// 1e8 floats: 32 threads 199 us, 64 227, 128 343, 256 720); the one-pass rows now go to
-// AxisRowsVectorBody.
+// (axis_loads_in_flight x axis_team_steps) threads, 32..256; the split rows form caps it at
+// axis_split_rows_team. Sized when a team took a whole 1024-float row, where one warp was
+// fastest on an H200 (97656 rows at 1e8 floats: 32 threads 199 us, 64 227, 128 343, 256
+// 720); the one-pass rows now go to AxisRowsVectorBody.
 inline constexpr std::size_t axis_team_steps = 8;
 // The split aims at one wave (measured when it was a full wave of 4 loads at 32 registers):
 // on an H200 (axis_reduction_h200_s4.json, 1e8 floats) waves:1 took 126 us along axis 0 of
@@ -409,27 +409,18 @@ struct AxisTeamBody {
     const unsigned int l = static_cast<unsigned int>(member.league_rank());
     const std::size_t k = l / static_cast<unsigned int>(ops.segments), s = l % static_cast<unsigned int>(ops.segments);
     Acc* const p = partials;
-    unsigned int* const done = counters;
     const AxisOperands<Out, Element, Combine, Post, Acc>& o = ops;
-    int last = 0;
-    Kokkos::single(
-        Kokkos::PerTeam(member),
-        [&](int& is_last) {
-          o.deliver(k, s, team_total, p);
-          is_last = 0;
-          if (done != nullptr) {
-            Kokkos::memory_fence();  // the partial is visible before the count says so
-            is_last = Kokkos::atomic_fetch_add(done + k, 1u) == static_cast<unsigned int>(o.segments - 1) ? 1 : 0;
-          }
-        },
-        last);
-    if (!last) return;
-    combine_partials(member, k);
+    const auto deliver = [&]() { o.deliver(k, s, team_total, p); };
+    if (counters == nullptr) {
+      Kokkos::single(Kokkos::PerTeam(member), deliver);
+      return;
+    }
+    if (write_and_count_last(member, deliver, counters + k, static_cast<unsigned int>(o.segments)))
+      combine_partials(member, k);
   }
 
   // The last team of output k: its partials as the combine kernel would take them.
   KOKKOS_INLINE_FUNCTION void combine_partials(const member_type& member, std::size_t k) const {
-    Kokkos::memory_fence();
     const Acc* const q = partials + ops.slot(k, 0);
     const Acc total = combined_partials(member, ops, [&](std::size_t s) { return load_partial(q + s); });
     const AxisOperands<Out, Element, Combine, Post, Acc>& o = ops;

@@ -96,6 +96,27 @@ KOKKOS_FORCEINLINE_FUNCTION Acc combine_tree(const Combine& combine, Acc (&v)[N]
   return v[0];
 }
 
+// The protocol of the kernels whose last team combines every team's partial (the whole-array
+// kernel, the split rows form): one thread of the team calls write() to store the team's
+// partial, fences so that the partial is visible before the count says so, and counts the
+// team done on *counter. True in every thread of the team that counted last of `teams`,
+// which may then read the others' partials (load_partial) and must set *counter back to 0.
+template <class Member, class Write>
+KOKKOS_INLINE_FUNCTION bool write_and_count_last(const Member& member, const Write& write, unsigned int* counter,
+                                                 unsigned int teams) {
+  int last = 0;
+  Kokkos::single(
+      Kokkos::PerTeam(member),
+      [&](int& is_last) {
+        write();
+        Kokkos::memory_fence();
+        is_last = Kokkos::atomic_fetch_add(counter, 1u) == teams - 1 ? 1 : 0;
+      },
+      last);
+  if (last) Kokkos::memory_fence();
+  return last != 0;
+}
+
 // The combination of every thread's `mine` over the team, returned to every thread. One
 // index per thread: each thread's value enters the team's tree exactly once.
 template <class Member, class Combine, class Acc>

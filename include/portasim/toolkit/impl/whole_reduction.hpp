@@ -80,18 +80,8 @@ struct TwoLevelReduce {
 
     Acc* const p = partials;
     unsigned int* const done = counter;
-    const unsigned int teams = static_cast<unsigned int>(league);
-    int last = 0;
-    Kokkos::single(
-        Kokkos::PerTeam(member),
-        [&](int& is_last) {
-          p[rank] = team_total;
-          Kokkos::memory_fence();  // the partial is visible before the count says so
-          is_last = Kokkos::atomic_fetch_add(done, 1u) == teams - 1 ? 1 : 0;
-        },
-        last);
-    if (!last) return;
-    Kokkos::memory_fence();
+    if (!write_and_count_last(member, [&]() { p[rank] = team_total; }, done, static_cast<unsigned int>(league)))
+      return;
     const Combine& c = combine;
     Acc total = identity;
     Kokkos::parallel_reduce(
