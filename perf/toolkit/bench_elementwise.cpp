@@ -214,7 +214,9 @@ void BM_reduce_axis(benchmark::State& state, AxisCase c) {
   const double want = 0.25 * static_cast<double>(c.axis == 0 ? rows : cols);
   if (std::abs(first - want) > 1e-5 * want || std::abs(last - want) > 1e-5 * want) state.SkipWithError("wrong sums");
   const auto plan = tk::impl::plan_axis(out.extent(0), c.axis == 0 ? rows : cols, c.axis == 1,
-                                       tk::impl::use_columns_form(c.axis, false, out.extent(0), !on_host), !on_host,
+                                       tk::impl::use_columns_form(c.axis, false, out.extent(0), !on_host,
+                                                                static_cast<std::size_t>(exec.concurrency())),
+                                       !on_host,
                                        static_cast<std::size_t>(exec.concurrency()), sizeof(float), split);
   state.counters["outputs"] = static_cast<double>(out.extent(0));
   state.counters["segments"] = static_cast<double>(plan.segments);

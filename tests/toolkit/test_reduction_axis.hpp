@@ -51,8 +51,13 @@ TEST(TEST_CATEGORY, reduction_axis_split_plan) {
   auto plan = tk::impl::plan_axis_split(1024, 97656, false, true, h200, sizeof(float), defaults);
   EXPECT_GT(plan.segments, 1u);
   // pass 1 fills one wave of its kernels (8 loads at up to 64 registers: half the threads)
-  EXPECT_GE(1024 * plan.segments, tk::impl::half_wave(h200)) << "pass 1 fills at least one wave";
-  EXPECT_LT(1024 * (plan.segments - 1), tk::impl::half_wave(h200)) << "and no more";
+  EXPECT_LE(1024 * plan.segments, tk::impl::half_wave(h200)) << "pass 1 fits in one wave";
+  EXPECT_GT(1024 * (plan.segments + 1), tk::impl::half_wave(h200)) << "and fills it";
+  // rounded down: 1000 outputs in 135 segments, not 136 (which would leave 832 threads to a
+  // second wave)
+  plan = tk::impl::plan_axis_split(1000, 97656, false, true, h200, sizeof(float), defaults);
+  EXPECT_EQ(plan.segments, tk::impl::half_wave(h200) / 1000);
+  plan = tk::impl::plan_axis_split(1024, 97656, false, true, h200, sizeof(float), defaults);
   EXPECT_LE(plan.segments * 1024 * sizeof(float), tk::impl::axis_partials_max_bytes);
   EXPECT_GE(97656 / plan.segments, tk::impl::axis_min_elements_per_thread);
   EXPECT_EQ(plan.team, 1);
@@ -61,7 +66,8 @@ TEST(TEST_CATEGORY, reduction_axis_split_plan) {
   plan = tk::impl::plan_axis_split(16, 6250000, true, true, h200, sizeof(float), defaults);
   EXPECT_GT(plan.segments, 1u);
   EXPECT_EQ(plan.team, tk::impl::axis_split_rows_team);
-  EXPECT_GE(16 * plan.segments * static_cast<std::size_t>(plan.team), tk::impl::half_wave(h200));
+  EXPECT_LE(16 * plan.segments * static_cast<std::size_t>(plan.team), tk::impl::half_wave(h200));
+  EXPECT_GT(16 * (plan.segments + 1) * static_cast<std::size_t>(plan.team), tk::impl::half_wave(h200));
   // many outputs fill the device alone: one pass, as before the split
   plan = tk::impl::plan_axis_split(97656, 1024, true, true, h200, sizeof(float), defaults);
   EXPECT_EQ(plan.segments, 1u);
@@ -174,10 +180,12 @@ TEST(TEST_CATEGORY, reduction_axis_combine_reads_once) {
   };
   const std::size_t most = static_cast<std::size_t>(tk::impl::axis_combine_loads_in_flight);
   const tk::impl::AxisPlan kernel_plans[] = {
-      tk::impl::plan_axis_split(1024, 9765, false, true, h200, sizeof(float), defaults),    // 1e7, axis 0
+      tk::impl::plan_axis_split(1024, 9765, false, true, h200, sizeof(float), defaults),    // 1e7, axis 0 (flat)
       tk::impl::plan_axis_columns(16, 625000, h200, sizeof(float), defaults),               // 1e7, 16 columns
       tk::impl::plan_axis_columns(16, 6250000, h200, sizeof(float), defaults),              // 1e8, 16 columns
-      tk::impl::plan_axis_split(1024, 97656, false, true, h200, sizeof(float), defaults)};  // 1e8, axis 0
+      tk::impl::plan_axis_split(1024, 97656, false, true, h200, sizeof(float), defaults),   // 1e8, axis 0 (flat)
+      tk::impl::plan_axis_columns(1024, 9765, h200, sizeof(float), defaults),               // 1e7, axis 0
+      tk::impl::plan_axis_columns(1024, 97656, h200, sizeof(float), defaults)};             // 1e8, axis 0
   EXPECT_FALSE(tk::impl::rows_split_folds(16, 1024, 64, true, h200)) << "four waves: the combine kernel";
   EXPECT_TRUE(tk::impl::rows_split_folds(16, 1024, 64, false, 2)) << "host backends always fold";
   EXPECT_FALSE(tk::impl::rows_split_folds(16, 1, 64, false, 2)) << "nothing to fold without a split";
@@ -197,11 +205,17 @@ TEST(TEST_CATEGORY, reduction_axis_combine_reads_once) {
 // the columns form: few outputs along the first axis of row-major data, on devices only
 TEST(TEST_CATEGORY, reduction_axis_columns_plan) {
   const std::size_t h200 = 132 * 2048;
-  EXPECT_TRUE(tk::impl::use_columns_form(0, false, 16, true));
-  EXPECT_FALSE(tk::impl::use_columns_form(0, false, 16, false)) << "host backends keep the flat form";
-  EXPECT_FALSE(tk::impl::use_columns_form(1, false, 16, true)) << "only the first axis";
-  EXPECT_FALSE(tk::impl::use_columns_form(0, true, 16, true)) << "only row-major outputs";
-  EXPECT_FALSE(tk::impl::use_columns_form(0, false, tk::impl::axis_max_column_outputs + 1, true));
+  EXPECT_TRUE(tk::impl::use_columns_form(0, false, 16, true, h200));
+  EXPECT_FALSE(tk::impl::use_columns_form(0, false, 16, false, 2)) << "host backends keep the flat form";
+  EXPECT_FALSE(tk::impl::use_columns_form(1, false, 16, true, h200)) << "only the first axis";
+  EXPECT_FALSE(tk::impl::use_columns_form(0, true, 16, true, h200)) << "only row-major outputs";
+  EXPECT_FALSE(tk::impl::use_columns_form(0, false, 0, true, h200)) << "no outputs";
+  // more outputs: groups of columns while the flat form would have to split the axis
+  EXPECT_TRUE(tk::impl::use_columns_form(0, false, tk::impl::axis_max_column_outputs + 1, true, h200));
+  EXPECT_TRUE(tk::impl::use_columns_form(0, false, 1024, true, h200));
+  EXPECT_FALSE(tk::impl::use_columns_form(0, false, tk::impl::half_wave(h200), true, h200))
+      << "outputs enough for a wave of the flat form";
+  EXPECT_FALSE(tk::impl::use_columns_form(0, false, 1024, false, 2));
   const tk::impl::AxisReduceShape defaults;
   // (6.25e6, 16) floats: teams of 256 (16 lanes per column) over axis_column_waves waves of
   // its kernel (half the device's threads)
@@ -230,6 +244,26 @@ TEST(TEST_CATEGORY, reduction_axis_columns_plan) {
   // short axes: one team, no second pass
   plan = tk::impl::plan_axis_columns(3, 9, h200, sizeof(float), defaults);
   EXPECT_EQ(plan.segments, 1u);
+  EXPECT_FALSE(tk::impl::columns_split_folds(3, plan, h200)) << "nothing to fold without a split";
+  // (9765, 1024) floats (1e7): groups of 32 columns, 8 lanes each; 32 groups share the wave
+  plan = tk::impl::plan_axis_columns(1024, 9765, h200, sizeof(float), defaults);
+  EXPECT_EQ(plan.columns, tk::impl::axis_column_group);
+  EXPECT_EQ(plan.team, 256);
+  EXPECT_EQ(plan.segments, wave / (32 * 256)) << "rounded down: 17 segments would overfill the wave";
+  EXPECT_TRUE(tk::impl::columns_split_folds(1024, plan, h200)) << "one wave, a few partials per thread";
+  // (6.25e6, 16): 16 lanes, 528 segments: 33 partials a thread would be too many to fold
+  plan = tk::impl::plan_axis_columns(16, 6250000, h200, sizeof(float), defaults);
+  EXPECT_EQ(plan.columns, 16u);
+  EXPECT_FALSE(tk::impl::columns_split_folds(16, plan, h200));
+  // 1000 outputs: the last of 32 groups holds 8
+  plan = tk::impl::plan_axis_columns(1000, 100000, h200, sizeof(float), defaults);
+  EXPECT_EQ(plan.columns, tk::impl::axis_column_group);
+  EXPECT_EQ(plan.segments, wave / (32 * 256));
+  // beyond one wave the combine kernel takes over
+  tk::impl::AxisReduceShape two_waves;
+  two_waves.waves = 2;
+  EXPECT_FALSE(tk::impl::columns_split_folds(
+      1024, tk::impl::plan_axis_columns(1024, 97656, h200, sizeof(float), two_waves), h200));
   // a forced split is kept; the partials bound caps it
   tk::impl::AxisReduceShape forced;
   forced.segments = 7;
@@ -426,7 +460,13 @@ void split_steady_state() {
   counter.start();
   sum.along(exec, split, 0, out_small, small);
   counter.stop();
-  EXPECT_EQ(counter.kernels, 2) << "split: pass 1 and pass 2";
+  const bool device = tk::impl::is_device_space<Exec>();
+  const std::size_t concurrency = static_cast<std::size_t>(exec.concurrency());
+  const bool columns = tk::impl::use_columns_form(0, false, 3, device, concurrency);
+  const bool folds = tk::impl::axis_split_folds(
+      3, tk::impl::plan_axis(3, 400, false, columns, device, concurrency, sizeof(double), split), false, columns,
+      device, concurrency);
+  EXPECT_EQ(counter.kernels, folds ? 1 : 2) << "split: pass 1 and pass 2, unless pass 1's last team combines";
   EXPECT_EQ(counter.allocations, 0) << "a split reduction allocated in steady state";
   split.segments = 1;
   counter.start();

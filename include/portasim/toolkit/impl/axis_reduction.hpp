@@ -5,8 +5,9 @@
 // threads at 19 GB/s against a 4 TB/s copy), so the reduced axis is split into S segments:
 //   pass 1: work item (output k, segment s) reduces its segment into partials[k * segments + s];
 //   pass 2: a team per output combines its S partials in a fixed order, post-maps, stores;
-//   the rows form does this in pass 1's kernel instead (the last team of an output to finish
-//   combines it) when its grid is one wave, and always on host backends.
+//   the rows and columns forms do this in pass 1's kernel instead (the last team of an
+//   output, or of a group of outputs, to finish combines it) when their grid is one wave (the
+//   rows form always on host backends).
 // The partials and the rows form's counters live in per-instance grow-only blocks
 // (reduction_scratch.hpp): no allocation and no fence per call once a block is large enough.
 // Every order of combination depends only on the shape, the backend and its concurrency, so
@@ -16,9 +17,10 @@
 //   flat (AxisFlatBody): one thread per (output, segment), used along any axis but the last of
 //     row-major data; neighbouring threads take neighbouring outputs, so along a row-major
 //     axis 0 a warp reads neighbouring addresses of one row;
-//   columns (AxisColumnsBody, devices): along the first axis with at most
-//     axis_max_column_outputs outputs, a team per block of rows, reading consecutive
-//     addresses (the flat form read pieces too short for a warp there);
+//   columns (AxisColumnsBody, devices): along the first axis with too few outputs to fill the
+//     device, a team per block of rows of all the outputs (up to axis_max_column_outputs) or
+//     of a group of 32, reading consecutive addresses (the flat form read pieces too short for
+//     a warp with few outputs, and needed the combine kernel with more);
 //   rows (AxisTeamBody): a team per (output, segment), along the last axis of row-major data;
 //     the team's threads read neighbouring addresses of one contiguous piece of a row;
 //     without a split, AxisRowsVectorBody gives a team several rows, a row per warp.
@@ -88,6 +90,7 @@ struct AxisPlan {
   std::size_t segments = 1;
   int team = 1;
   int combine_team = 1;
+  std::size_t columns = 0;  // columns form: the outputs a team takes (0: another form)
 };
 
 KOKKOS_INLINE_FUNCTION constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
@@ -143,7 +146,11 @@ inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool ro
     s = static_cast<std::size_t>(shape.segments);
   } else if (outputs * static_cast<std::size_t>(plan.team) < wanted) {
     if (rows && device && shape.team == 0 && plan.team > axis_split_rows_team) plan.team = axis_split_rows_team;
-    s = ceil_div(wanted, outputs * static_cast<std::size_t>(plan.team));
+    // Rounded down: a grid one team past the wave runs that team in a second wave. On an
+    // H200, (n/1024, 1024) floats along axis 0 in 32 column groups of 17 segments (544 teams
+    // of 256 where a wave holds 528) took 17.7 us at 1e7 and 143 at 1e8, against 12.3 and
+    // 97.7 in 16 (session 9).
+    s = wanted / (outputs * static_cast<std::size_t>(plan.team));  // bound_segments: at least 1
     chosen = true;
   }
   s = bound_segments(s, chosen, length, static_cast<std::size_t>(plan.team), outputs, acc_bytes);
@@ -158,36 +165,71 @@ inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool ro
   return plan;
 }
 
-// The columns form (AxisColumnsBody): the first axis of row-major data with at most
-// axis_max_column_outputs outputs, on a device. A team of axis_column_team threads (rounded
-// down to a multiple of the output count) takes a contiguous block of rows.
+// The columns form (AxisColumnsBody): the first axis of row-major data on a device, with at
+// most axis_max_column_outputs outputs, or with more but too few for the flat form to fill the
+// device without a split. A team of axis_column_team threads (rounded down to a multiple of
+// the columns it takes) takes a contiguous block of rows of all the outputs, or above
+// axis_max_column_outputs of a group of axis_column_group outputs.
 inline constexpr std::size_t axis_max_column_outputs = 128;
 inline constexpr int axis_column_team = 256;
+// Groups of 32 columns (8 lanes per column) leave few enough segments for the last team of a
+// group to combine them (columns_split_folds). On an H200, (n/1024, 1024) floats along axis 0
+// in 32 groups of 16 segments took 12.3 us at 1e7 and 97.7 at 1e8, against 14.4-14.6 and 101
+// for the flat form and its combine kernel; groups of 64 or 128 columns, whose 33 or 66
+// segments go to the combine kernel, took 14.0-14.3 and 100; teams of 512 12.5-14.2 (session
+// 9, one call: split_s9/).
+inline constexpr std::size_t axis_column_group = 32;
 // The columns form aims at one wave. On an H200, (n/16, 16) floats along axis 0
 // (reduction_axis_split/*/waves:W, session 6, segments of whole lines): at 1e8 109 us at one
 // wave, 111 at two, 119 at four; at 1e7 16.0 us at one wave, 20.0 at two (1220 teams, the
 // most that axis_min_elements_per_thread allows: 1.16 waves). The flat form took 139 at 1e8.
 inline constexpr int axis_column_waves = 1;
 
-inline bool use_columns_form(int axis, bool first_index_fastest, std::size_t outputs, bool device) {
-  return device && axis == 0 && !first_index_fastest && outputs > 0 && outputs <= axis_max_column_outputs;
+inline bool use_columns_form(int axis, bool first_index_fastest, std::size_t outputs, bool device,
+                             std::size_t concurrency) {
+  if (!device || axis != 0 || first_index_fastest || outputs == 0) return false;
+  if (outputs <= axis_max_column_outputs) return true;
+  return outputs < split_wave(device, concurrency);
 }
 
-// The split of the columns form: `segments` blocks of rows, one team each, aiming at waves *
-// concurrency threads, each thread left at least axis_min_elements_per_thread rows.
+// The columns a team of the columns form takes: all of them up to axis_max_column_outputs,
+// else a group of axis_column_group.
+inline std::size_t columns_per_team(std::size_t outputs) {
+  if (outputs <= axis_max_column_outputs) return outputs;
+  return axis_column_group;
+}
+
+// The split of the columns form: `segments` blocks of rows for each group of columns, a team
+// per (group, segment), aiming at waves * concurrency threads (rounded down, as every split
+// is: see plan_axis_split), each thread left at least axis_min_elements_per_thread rows.
 inline AxisPlan plan_axis_columns(std::size_t outputs, std::size_t length, std::size_t concurrency,
                                   std::size_t acc_bytes, const AxisReduceShape& shape) {
   AxisPlan plan;
-  plan.team = static_cast<int>(static_cast<std::size_t>(axis_column_team) / outputs * outputs);
-  const std::size_t lanes = static_cast<std::size_t>(plan.team) / outputs;  // threads per column
+  const std::size_t columns = columns_per_team(outputs);
+  plan.columns = columns;
+  plan.team = static_cast<int>(static_cast<std::size_t>(axis_column_team) / columns * columns);
+  const std::size_t lanes = static_cast<std::size_t>(plan.team) / columns;  // threads per column
+  const std::size_t groups = ceil_div(outputs, columns);
   const bool chosen = shape.segments <= 0;
   const std::size_t s =
-      chosen ? ceil_div(wave_threads(shape, axis_column_waves, split_wave(true, concurrency)),
-                        static_cast<std::size_t>(plan.team))
+      chosen ? wave_threads(shape, axis_column_waves, split_wave(true, concurrency)) /
+                   (groups * static_cast<std::size_t>(plan.team))
              : static_cast<std::size_t>(shape.segments);
   plan.segments = bound_segments(s, chosen, length, lanes, outputs, acc_bytes);
   if (plan.segments > 1) plan.combine_team = pow2_team(ceil_div(plan.segments, axis_combine_loads_in_flight), true);
   return plan;
+}
+
+// Whether a split columns form combines in its own kernel (the last team of a group to finish
+// combines the group's partials) rather than in the combine kernel: when its grid is one wave,
+// as the default plan makes it, and each thread of that last team reads at most
+// axis_combine_loads_in_flight partials.
+inline bool columns_split_folds(std::size_t outputs, const AxisPlan& plan, std::size_t concurrency) {
+  if (plan.segments <= 1 || plan.columns == 0) return false;
+  const std::size_t lanes = static_cast<std::size_t>(plan.team) / plan.columns;
+  const std::size_t groups = ceil_div(outputs, plan.columns);
+  return ceil_div(plan.segments, lanes) <= static_cast<std::size_t>(axis_combine_loads_in_flight) &&
+         groups * plan.segments * static_cast<std::size_t>(plan.team) <= split_wave(true, concurrency);
 }
 
 // The rows of a segment of the columns form: a multiple of 32 / gcd(outputs, 32) rows, so
@@ -202,8 +244,8 @@ inline std::size_t column_segment_length(std::size_t length, std::size_t segment
 }
 
 // Whether a split rows form combines in its own kernel (AxisTeamBody) rather than in the
-// combine kernel: when its grid is one wave, up to the rounding up of the segment count (as
-// the default plan makes it), and always on host backends. On an H200, (16, n/16) floats at
+// combine kernel: when its grid is one wave (the default plan's is), or a forced split's is
+// one segment more, and always on host backends. On an H200, (16, n/16) floats at
 // the default plan (264 segments of 64 threads a row): 15.7 -> 14.8 us at 1e7, 108.2 -> 106.6
 // at 1e8 (session 7). Beyond one wave a team waiting on its counter holds back the next wave:
 // 1024 segments a row took 27.6 us at 1e7 folded against 22.9 with the combine kernel.
@@ -219,6 +261,14 @@ inline AxisPlan plan_axis(std::size_t outputs, std::size_t length, bool rows, bo
                           std::size_t concurrency, std::size_t acc_bytes, const AxisReduceShape& shape) {
   return columns ? plan_axis_columns(outputs, length, concurrency, acc_bytes, shape)
                  : plan_axis_split(outputs, length, rows, device, concurrency, acc_bytes, shape);
+}
+
+// Whether a split call combines in pass 1's kernel (rows_split_folds, columns_split_folds)
+// rather than in the combine kernel.
+inline bool axis_split_folds(std::size_t outputs, const AxisPlan& plan, bool rows, bool columns, bool device,
+                             std::size_t concurrency) {
+  if (columns) return columns_split_folds(outputs, plan, concurrency);
+  return rows && rows_split_folds(outputs, plan.segments, plan.team, device, concurrency);
 }
 
 // Reduction along one slot (0..2 of the three aligned indices) of the expression's shape:
@@ -482,43 +532,89 @@ struct AxisRowsVectorBody {
   }
 };
 
-// The columns form, pass 1 (or the whole of it when partials is null): team s takes the rows
-// [s * segment_length, ...) of the reduced axis; with C outputs and L = team / C lanes per
-// column, thread r takes column k = r % C and rows r / C, r / C + L, ... of the block. A
-// team's loads are then consecutive addresses of row-major data, as in the whole-array
-// kernel; the flat form gave each thread one column, and with 16 columns a warp read two
-// 64-byte pieces of different segments per load (72 % of copy bandwidth on an H200). The
-// L lanes of a column are combined in a tree in team scratch memory (a fixed order).
+// The columns form, pass 1 (or the whole of it when partials is null): team l takes group
+// g = l % groups of `columns` outputs (all of them, or axis_column_group) and the rows
+// [s * segment_length, ...) of the reduced axis, s = l / groups (neighbouring teams take
+// neighbouring groups of one block of rows); with L = team / columns lanes per column, thread
+// r takes output k = g * columns + r % columns and rows r / columns, r / columns + L, ... of
+// the block. A warp's loads are then consecutive addresses of row-major data, as in the
+// whole-array kernel; the flat form gave each thread one output, and with 16 columns a warp
+// read two 64-byte pieces of different segments per load (72 % of copy bandwidth on an
+// H200). The L lanes of a column are combined in a tree in team scratch memory (a fixed
+// order). With counters, each team writes its partials and counts itself done on its group's
+// counter; the last team of a group combines the group's partials the same way (lanes over
+// segments, then the tree) and stores them, in place of the combine kernel.
 template <class Exec, class Out, class Element, class Combine, class Post, class Acc>
 struct AxisColumnsBody {
   using member_type = typename Kokkos::TeamPolicy<Exec, HalfWaveLaunchBounds>::member_type;
   AxisOperands<Out, Element, Combine, Post, Acc> ops;
   std::size_t segment_length;
-  Acc* partials;  // [output][segment]; null: one pass, store post(total) in out
+  std::size_t columns;     // outputs per team
+  Acc* partials;           // [output][segment]; null: one pass, store post(total) in out
+  unsigned int* counters;  // [group], at 0; null: a combine kernel follows (or one pass)
 
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int team) {
     return static_cast<std::size_t>(team) * sizeof(Acc);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
-    const std::size_t columns = ops.outputs;
+    const std::size_t groups = ceil_div(ops.outputs, columns);
     const std::size_t lanes = static_cast<std::size_t>(member.team_size()) / columns;
     const std::size_t r = static_cast<std::size_t>(member.team_rank());
-    const std::size_t s = static_cast<std::size_t>(member.league_rank());
+    const std::size_t l = static_cast<std::size_t>(member.league_rank());
+    const std::size_t g = l % groups, s = l / groups;
+    const std::size_t k = g * columns + r % columns;
     std::size_t begin, end;
     segment_range(s, segment_length, ops.geometry.length(), begin, end);
     Acc* const values = static_cast<Acc*>(member.team_scratch(0).get_shmem(scratch_bytes(member.team_size())));
-    values[r] = r < lanes * columns
-                    ? ops.template accumulate_at<axis_loads_in_flight>(r % columns, begin + r / columns, end, lanes)
+    values[r] = r < lanes * columns && k < ops.outputs
+                    ? ops.template accumulate_at<axis_loads_in_flight>(k, begin + r / columns, end, lanes)
                     : ops.identity;
+    combine_lanes(member, values, lanes);
+    const bool writes = r < columns && k < ops.outputs;
+    if (counters == nullptr) {
+      if (writes) ops.deliver(k, s, values[r], partials);
+      return;
+    }
+    if (writes) {
+      partials[ops.slot(k, s)] = values[r];
+      Kokkos::memory_fence();  // this partial visible before the team counts itself done
+    }
     member.team_barrier();
-    for (std::size_t m = lanes; m > 1;) {  // lanes q < m - half take in lane q + half
+    if (write_and_count_last(member, [] {}, counters + g, static_cast<unsigned int>(ops.segments)))
+      combine_group(member, values, g, lanes);
+  }
+
+  // values[c] = the combination of values[c + q * columns] over the lanes q < lanes, for each
+  // column c < columns: lanes q < m - half take in lane q + half.
+  KOKKOS_INLINE_FUNCTION void combine_lanes(const member_type& member, Acc* values, std::size_t lanes) const {
+    const std::size_t r = static_cast<std::size_t>(member.team_rank());
+    member.team_barrier();
+    for (std::size_t m = lanes; m > 1;) {
       const std::size_t half = (m + 1) / 2;
       if (r < (m - half) * columns) values[r] = ops.combine(values[r], values[r + half * columns]);
       member.team_barrier();
       m = half;
     }
-    if (r < columns) ops.deliver(r, s, values[r], partials);
+  }
+
+  // The last team of group g: lane q of column c combines its partials of segments q, q +
+  // lanes, ... (issued together), then the lanes' tree; stores and sets the counter back to 0.
+  KOKKOS_INLINE_FUNCTION void combine_group(const member_type& member, Acc* values, std::size_t g,
+                                            std::size_t lanes) const {
+    const std::size_t r = static_cast<std::size_t>(member.team_rank());
+    const std::size_t k = g * columns + r % columns;
+    if (r < lanes * columns && k < ops.outputs) {
+      const Acc* const q = partials + ops.slot(k, 0);
+      values[r] = accumulate_strided<axis_combine_loads_in_flight, true>(
+          [&](std::size_t s) { return load_partial(q + s); }, ops.combine, ops.identity, r / columns, ops.segments,
+          lanes);
+    } else {
+      values[r] = ops.identity;
+    }
+    combine_lanes(member, values, lanes);
+    if (r < columns && k < ops.outputs) ops.store(k, values[r]);
+    if (r == 0) counters[g] = 0;  // ready for the next reduction on this stream
   }
 };
 
@@ -554,8 +650,7 @@ void launch_along(const std::string& label, const std::string& combine_label, co
   const std::size_t row_segment_length = segments > 1 ? ceil_div(segment_length, 32) * 32 : length;
   Acc* partials = segments > 1 ? static_cast<Acc*>(axis_partials(exec, segments * outputs * sizeof(Acc))) : nullptr;
   const Operands ops{ViewOperand<Out>(out), Element{expr}, combine, post, identity, geometry, outputs, segments};
-  const bool folded = Slot == max_rank - 1 && rows &&
-                      rows_split_folds(outputs, segments, plan.team, is_device_space<Exec>(),
+  const bool folded = axis_split_folds(outputs, plan, rows, columns, is_device_space<Exec>(),
                                        static_cast<std::size_t>(exec.concurrency()));
   // rows (the last axis of row-major data) is Slot 2 only
   if constexpr (Slot == max_rank - 1) {
@@ -582,10 +677,13 @@ void launch_along(const std::string& label, const std::string& combine_label, co
   if constexpr (Slot + E::static_rank == max_rank && is_device_space<Exec>()) {
     if (columns) {
       using Body = AxisColumnsBody<Exec, Out, Element, Combine, Post, Acc>;
-      Kokkos::parallel_for(label,
-                           Kokkos::TeamPolicy<Exec, HalfWaveLaunchBounds>(exec, static_cast<int>(segments), plan.team)
-                               .set_scratch_size(0, Kokkos::PerTeam(Body::scratch_bytes(plan.team))),
-                           Body{ops, column_segment_length(length, segments, outputs), partials});
+      const std::size_t groups = ceil_div(outputs, plan.columns);
+      unsigned int* const counters = folded ? axis_counters(exec, groups) : nullptr;
+      Kokkos::parallel_for(
+          label,
+          Kokkos::TeamPolicy<Exec, HalfWaveLaunchBounds>(exec, static_cast<int>(groups * segments), plan.team)
+              .set_scratch_size(0, Kokkos::PerTeam(Body::scratch_bytes(plan.team))),
+          Body{ops, column_segment_length(length, segments, outputs), plan.columns, partials, counters});
     }
   }
   if (!rows && !columns) {
