@@ -213,11 +213,11 @@ void BM_reduce_axis(benchmark::State& state, AxisCase c) {
   Kokkos::deep_copy(last, Kokkos::subview(out, out.extent(0) - 1));
   const double want = 0.25 * static_cast<double>(c.axis == 0 ? rows : cols);
   if (std::abs(first - want) > 1e-5 * want || std::abs(last - want) > 1e-5 * want) state.SkipWithError("wrong sums");
-  const auto plan = tk::impl::plan_axis(out.extent(0), c.axis == 0 ? rows : cols, c.axis == 1,
-                                       tk::impl::use_columns_form(c.axis, false, out.extent(0), !on_host,
-                                                                static_cast<std::size_t>(exec.concurrency())),
-                                       !on_host,
-                                       static_cast<std::size_t>(exec.concurrency()), sizeof(float), split);
+  const std::size_t length = c.axis == 0 ? rows : cols, concurrency = static_cast<std::size_t>(exec.concurrency());
+  const bool columns =
+      tk::impl::use_columns_form(c.axis, false, out.extent(0), length, !on_host, concurrency, sizeof(float), split);
+  const auto plan =
+      tk::impl::plan_axis(out.extent(0), length, c.axis == 1, columns, !on_host, concurrency, sizeof(float), split);
   state.counters["outputs"] = static_cast<double>(out.extent(0));
   state.counters["segments"] = static_cast<double>(plan.segments);
   state.counters["team"] = plan.team;

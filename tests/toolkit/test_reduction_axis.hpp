@@ -205,18 +205,30 @@ TEST(TEST_CATEGORY, reduction_axis_combine_reads_once) {
 // the columns form: few outputs along the first axis of row-major data, on devices only
 TEST(TEST_CATEGORY, reduction_axis_columns_plan) {
   const std::size_t h200 = 132 * 2048;
-  EXPECT_TRUE(tk::impl::use_columns_form(0, false, 16, true, h200));
-  EXPECT_FALSE(tk::impl::use_columns_form(0, false, 16, false, 2)) << "host backends keep the flat form";
-  EXPECT_FALSE(tk::impl::use_columns_form(1, false, 16, true, h200)) << "only the first axis";
-  EXPECT_FALSE(tk::impl::use_columns_form(0, true, 16, true, h200)) << "only row-major outputs";
-  EXPECT_FALSE(tk::impl::use_columns_form(0, false, 0, true, h200)) << "no outputs";
-  // more outputs: groups of columns while the flat form would have to split the axis
-  EXPECT_TRUE(tk::impl::use_columns_form(0, false, tk::impl::axis_max_column_outputs + 1, true, h200));
-  EXPECT_TRUE(tk::impl::use_columns_form(0, false, 1024, true, h200));
-  EXPECT_FALSE(tk::impl::use_columns_form(0, false, tk::impl::half_wave(h200), true, h200))
-      << "outputs enough for a wave of the flat form";
-  EXPECT_FALSE(tk::impl::use_columns_form(0, false, 1024, false, 2));
   const tk::impl::AxisReduceShape defaults;
+  const auto columns = [&](int axis, bool first_index_fastest, std::size_t outputs, std::size_t length,
+                           bool device, std::size_t concurrency) {
+    return tk::impl::use_columns_form(axis, first_index_fastest, outputs, length, device, concurrency,
+                                      sizeof(float), defaults);
+  };
+  EXPECT_TRUE(columns(0, false, 16, 625000, true, h200));
+  EXPECT_TRUE(columns(0, false, 16, 5, true, h200)) << "up to 128 outputs, whatever the length";
+  EXPECT_FALSE(columns(0, false, 16, 625000, false, 2)) << "host backends keep the flat form";
+  EXPECT_FALSE(columns(1, false, 16, 625000, true, h200)) << "only the first axis";
+  EXPECT_FALSE(columns(0, true, 16, 625000, true, h200)) << "only row-major outputs";
+  EXPECT_FALSE(columns(0, false, 0, 625000, true, h200)) << "no outputs";
+  // more outputs: groups of columns where the flat form would split the axis
+  EXPECT_TRUE(columns(0, false, tk::impl::axis_max_column_outputs + 1, 100000, true, h200));
+  EXPECT_TRUE(columns(0, false, 1024, 9765, true, h200));
+  EXPECT_TRUE(columns(0, false, 32768, 305, true, h200)) << "(305, 32768): the flat form splits in 4";
+  EXPECT_FALSE(columns(0, false, 32768, 30, true, h200)) << "(30, 32768): the flat form runs in one pass";
+  EXPECT_FALSE(columns(0, false, tk::impl::half_wave(h200), 1000, true, h200))
+      << "outputs enough for a wave of the flat form";
+  EXPECT_FALSE(columns(0, false, 1024, 9765, false, 2));
+  tk::impl::AxisReduceShape one_pass;
+  one_pass.segments = 1;
+  EXPECT_FALSE(tk::impl::use_columns_form(0, false, 1024, 9765, true, h200, sizeof(float), one_pass))
+      << "a forced one-pass call of many outputs keeps the flat form";
   // (6.25e6, 16) floats: teams of 256 (16 lanes per column) over axis_column_waves waves of
   // its kernel (half the device's threads)
   const std::size_t wave = tk::impl::half_wave(h200);
@@ -462,7 +474,7 @@ void split_steady_state() {
   counter.stop();
   const bool device = tk::impl::is_device_space<Exec>();
   const std::size_t concurrency = static_cast<std::size_t>(exec.concurrency());
-  const bool columns = tk::impl::use_columns_form(0, false, 3, device, concurrency);
+  const bool columns = tk::impl::use_columns_form(0, false, 3, 400, device, concurrency, sizeof(double), split);
   const bool folds = tk::impl::axis_split_folds(
       3, tk::impl::plan_axis(3, 400, false, columns, device, concurrency, sizeof(double), split), false, columns,
       device, concurrency);

@@ -168,10 +168,12 @@ class Reduction {
     // Along the last axis of row-major data teams read contiguous pieces of rows; along any
     // other axis threads take neighbouring outputs, so that they read neighbouring addresses.
     const bool rows = axis == shape.rank() - 1 && !out_first_index_fastest;
-    // Along the first axis with few outputs a device team reads whole blocks of rows.
+    // Along the first axis with few outputs (or where the flat form would split the axis) a
+    // device team reads whole blocks of rows.
     const bool columns =
-        impl::use_columns_form(axis, out_first_index_fastest, out_shape.size(), impl::is_device_space<Exec>(),
-                               static_cast<std::size_t>(exec.concurrency()));
+        impl::use_columns_form(axis, out_first_index_fastest, out_shape.size(), geometry.length(),
+                               impl::is_device_space<Exec>(), static_cast<std::size_t>(exec.concurrency()),
+                               sizeof(Acc), split);
     impl::reduce_along(m_axis_name, m_axis_combine_name, exec, split, expr, geometry, out_shape.size(), rows,
                        columns, m_combine, m_identity, m_post, out);
   }

@@ -17,9 +17,9 @@
 //   flat (AxisFlatBody): one thread per (output, segment), used along any axis but the last of
 //     row-major data; neighbouring threads take neighbouring outputs, so along a row-major
 //     axis 0 a warp reads neighbouring addresses of one row;
-//   columns (AxisColumnsBody, devices): along the first axis with too few outputs to fill the
-//     device, a team per block of rows of all the outputs (up to axis_max_column_outputs) or
-//     of a group of 32, reading consecutive addresses (the flat form read pieces too short for
+//   columns (AxisColumnsBody, devices): along the first axis with few outputs, or with more
+//     where the flat form would split the axis, a team per block of rows of all the outputs
+//     (up to axis_max_column_outputs) or of a group of 32, reading consecutive addresses (the flat form read pieces too short for
 //     a warp with few outputs, and needed the combine kernel with more);
 //   rows (AxisTeamBody): a team per (output, segment), along the last axis of row-major data;
 //     the team's threads read neighbouring addresses of one contiguous piece of a row;
@@ -166,8 +166,8 @@ inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool ro
 }
 
 // The columns form (AxisColumnsBody): the first axis of row-major data on a device, with at
-// most axis_max_column_outputs outputs, or with more but too few for the flat form to fill the
-// device without a split. A team of axis_column_team threads (rounded down to a multiple of
+// most axis_max_column_outputs outputs, or with more where the flat form would split the axis
+// (use_columns_form). A team of axis_column_team threads (rounded down to a multiple of
 // the columns it takes) takes a contiguous block of rows of all the outputs, or above
 // axis_max_column_outputs of a group of axis_column_group outputs.
 inline constexpr std::size_t axis_max_column_outputs = 128;
@@ -185,11 +185,18 @@ inline constexpr std::size_t axis_column_group = 32;
 // most that axis_min_elements_per_thread allows: 1.16 waves). The flat form took 139 at 1e8.
 inline constexpr int axis_column_waves = 1;
 
-inline bool use_columns_form(int axis, bool first_index_fastest, std::size_t outputs, bool device,
-                             std::size_t concurrency) {
+// With more than axis_max_column_outputs outputs, the columns form where the flat form would
+// split the axis (and so need the combine kernel); otherwise the flat form in one pass. On an
+// H200 (session 9, split_s9/5_many_outputs/), columns form against flat form: 256 columns 7.5
+// / 8.7 us at 1e6, 13.7-14.0 / 14.2 at 1e7, 100 / 103 at 1e8; 4096 columns 5.5-5.9 / 11.0,
+// 12.3 / 16.1, 98.4 / 102; 32768 columns 14.3 / 33.9 at 1e7 and 99.5 / 120 at 1e8, where the
+// flat form split, but 8.9 / 5.3 at 1e6 (30 rows), where it ran in one pass.
+inline bool use_columns_form(int axis, bool first_index_fastest, std::size_t outputs, std::size_t length,
+                             bool device, std::size_t concurrency, std::size_t acc_bytes,
+                             const AxisReduceShape& shape) {
   if (!device || axis != 0 || first_index_fastest || outputs == 0) return false;
   if (outputs <= axis_max_column_outputs) return true;
-  return outputs < split_wave(device, concurrency);
+  return plan_axis_split(outputs, length, false, device, concurrency, acc_bytes, shape).segments > 1;
 }
 
 // The columns a team of the columns form takes: all of them up to axis_max_column_outputs,
