@@ -176,8 +176,8 @@ inline constexpr int axis_column_team = 256;
 // group to combine them (columns_split_folds). On an H200, (n/1024, 1024) floats along axis 0
 // in 32 groups of 16 segments took 12.3 us at 1e7 and 97.7 at 1e8, against 14.4-14.6 and 101
 // for the flat form and its combine kernel; groups of 64 or 128 columns, whose 33 or 66
-// segments go to the combine kernel, took 14.0-14.3 and 100; teams of 512 12.5-14.2 (session
-// 9, one call: split_s9/).
+// segments go to the combine kernel, took 14.0-14.3 and 100; teams of 512 12.5-14.3 (session
+// 9, one call: split_s9/3_rounded_down/).
 inline constexpr std::size_t axis_column_group = 32;
 // The columns form aims at one wave. On an H200, (n/16, 16) floats along axis 0
 // (reduction_axis_split/*/waves:W, session 6, segments of whole lines): at 1e8 109 us at one
@@ -579,14 +579,9 @@ struct AxisColumnsBody {
                     : ops.identity;
     combine_lanes(member, values, lanes);
     const bool writes = r < columns && k < ops.outputs;
-    if (counters == nullptr) {
-      if (writes) ops.deliver(k, s, values[r], partials);
-      return;
-    }
-    if (writes) {
-      partials[ops.slot(k, s)] = values[r];
-      Kokkos::memory_fence();  // this partial visible before the team counts itself done
-    }
+    if (writes) ops.deliver(k, s, values[r], partials);
+    if (counters == nullptr) return;
+    if (writes) Kokkos::memory_fence();  // this partial visible before the team counts itself done
     member.team_barrier();
     if (write_and_count_last(member, [] {}, counters + g, static_cast<unsigned int>(ops.segments)))
       combine_group(member, values, g, lanes);

@@ -97,9 +97,10 @@ KOKKOS_FORCEINLINE_FUNCTION Acc combine_tree(const Combine& combine, Acc (&v)[N]
 }
 
 // The protocol of the kernels whose last team combines every team's partial (the whole-array
-// kernel, the split rows form): one thread of the team calls write() to store the team's
-// partial, fences so that the partial is visible before the count says so, and counts the
-// team done on *counter. True in every thread of the team that counted last of `teams`,
+// kernel, the split rows and columns forms): one thread of the team calls write() to store the
+// team's partial, fences so that the partial is visible before the count says so, and counts
+// the team done on *counter. A team whose threads store partials of their own (the columns
+// form) has each writer fence, then a team barrier, then passes an empty write(). True in every thread of the team that counted last of `teams`,
 // which may then read the others' partials (load_partial) and must set *counter back to 0.
 template <class Member, class Write>
 KOKKOS_INLINE_FUNCTION bool write_and_count_last(const Member& member, const Write& write, unsigned int* counter,
