@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "portasim/core/error.hpp"
+#include "portasim/core/input_protection.hpp"
 
 static_assert(std::is_same_v<hid_t, std::int64_t>,
               "portasim keeps HDF5 handles as std::int64_t, hid_t since HDF5 1.10");
@@ -858,11 +859,16 @@ void RawExtendibleDataset::truncate(std::size_t items) {
 
 // ---- AtomicOutput -----------------------------------------------------------------------------
 
+void require_writable(const std::string& path) {
+  require(!path.empty(), "an output needs a file name");
+  const std::string reason = unwritable_reason(path);
+  if (!reason.empty()) throw_error(ErrorKind::io, "cannot write " + quoted(path) + ": " + reason);
+}
+
 AtomicOutput::AtomicOutput(std::string final_path)
-    : m_final_path(std::move(final_path)), m_temporary_path(m_final_path + ".partial") {
+    : m_final_path(std::move(final_path)), m_temporary_path(temporary_path_of(m_final_path)) {
   require(!m_final_path.empty(), "AtomicOutput needs a file name");
-  const std::string reason = unwritable_reason(m_final_path);
-  if (!reason.empty()) throw_error(ErrorKind::io, "cannot write " + quoted(m_final_path) + ": " + reason);
+  require_writable(m_final_path);
 }
 
 AtomicOutput::AtomicOutput(AtomicOutput&& other) noexcept

@@ -499,6 +499,21 @@ TEST(TEST_CATEGORY, hdf5_atomic_output) {
   EXPECT_FALSE(fs::exists(final_path + ".partial"));
   EXPECT_EQ(H5File::open_read(final_path).read<std::int32_t>("/answer"), std::vector<std::int32_t>{42});
 
+  // A final rename that fails (the output name became a non-empty folder during the run) is
+  // an I/O error that leaves the folder as it was and, once the output is gone, no temporary.
+  const std::string became_folder = folder.file("became_folder.h5");
+  {
+    AtomicOutput output(became_folder);
+    H5File::create(output.temporary_path()).write("/answer", std::vector<std::int32_t>{7});
+    fs::create_directory(became_folder);
+    std::ofstream(became_folder + "/kept") << "kept";
+    EXPECT_PORTASIM_ERROR(output.commit(), ErrorKind::io, "cannot rename", "became_folder.h5.partial");
+    EXPECT_FALSE(output.committed());
+  }
+  EXPECT_FALSE(fs::exists(became_folder + ".partial"));
+  EXPECT_TRUE(fs::is_directory(became_folder));
+  EXPECT_TRUE(fs::exists(became_folder + "/kept"));
+
   // Committing with nothing written is an I/O error, not an empty result.
   AtomicOutput nothing(folder.file("nothing.h5"));
   EXPECT_PORTASIM_ERROR(nothing.commit(), ErrorKind::io, "nothing.h5", "No such file or directory");

@@ -243,7 +243,11 @@ class ExtendibleDataset {
   impl::RawExtendibleDataset m_raw;
 };
 
-// Writes go to final_path + ".partial" in the same folder, and commit() renames that over
+// Throws ErrorKind::io "cannot write '<path>': <reason>" when nothing could be written at
+// `path`: its folder is missing or not writable, or `path` is a folder.
+void require_writable(const std::string& path);
+
+// Writes go to io::temporary_path_of(final_path) (final_path + ".partial") in the same folder, and commit() renames that over
 // final_path; without commit() the destructor removes it. A failed or killed run therefore
 // never leaves a half-written file under the final name and never damages one already there.
 // Close every H5File and ExtendibleDataset on temporary_path() before commit(): HDF5 finishes
