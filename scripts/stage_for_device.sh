@@ -37,11 +37,13 @@ for exe in "${executables[@]}"; do
 done | sort -u | while read -r name path; do
   if ! [[ $name =~ $keep_behind ]]; then cp -L "$path" "$stage/lib/$name"; fi
 done
-# The SFAP reference files, for the parity tests and the benchmark (perf/run_gpu_suite.sh
-# points PORTASIM_SFAP_REFERENCE_DIR at them).
-if [ -d ../shared/reference/sfap ]; then
-  mkdir -p "$stage/reference"
-  cp -r ../shared/reference/sfap "$stage/reference/"
+# The SFAP reference files, for the parity tests and the benchmark (point
+# PORTASIM_SFAP_REFERENCE_DIR at $stage/reference/sfap): the small ones from tests/data, the
+# benchmark-size one from shared/ beside the repository where it is.
+mkdir -p "$stage/reference/sfap"
+cp tests/data/sfap/*.h5 "$stage/reference/sfap/"
+if [ -f ../shared/reference/sfap/bench_200f_25e_dz0p1.h5 ]; then
+  cp ../shared/reference/sfap/bench_200f_25e_dz0p1.h5 "$stage/reference/sfap/"
 fi
 du -sh "$stage" >&2
 ls "$stage/bin" "$stage/lib" >&2

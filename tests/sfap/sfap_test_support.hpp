@@ -20,21 +20,38 @@
 #ifndef PORTASIM_SFAP_REFERENCE_DIR
 #define PORTASIM_SFAP_REFERENCE_DIR ""
 #endif
+#ifndef PORTASIM_SFAP_LARGE_REFERENCE_DIR
+#define PORTASIM_SFAP_LARGE_REFERENCE_DIR ""
+#endif
 
 namespace sfap_test {
 
-// PORTASIM_SFAP_REFERENCE_DIR in the environment overrides the folder compiled in, for test
-// binaries run on another machine (the GPU machine gets the files carried along).
+// A reference file from the first folder that has it: PORTASIM_SFAP_REFERENCE_DIR in the
+// environment (test binaries run on another machine get the files carried along), then the
+// repository's tests/data/sfap, then the shared folder beside the repository that holds the
+// benchmark-size file.
 inline std::string reference_path(const std::string& name) {
   const char* override_dir = std::getenv("PORTASIM_SFAP_REFERENCE_DIR");
-  return std::string(override_dir && *override_dir ? override_dir : PORTASIM_SFAP_REFERENCE_DIR) + "/" + name;
+  for (const std::string dir : {std::string(override_dir ? override_dir : ""), std::string(PORTASIM_SFAP_REFERENCE_DIR),
+                                std::string(PORTASIM_SFAP_LARGE_REFERENCE_DIR)})
+    if (!dir.empty() && std::filesystem::exists(dir + "/" + name)) return dir + "/" + name;
+  return std::string(PORTASIM_SFAP_REFERENCE_DIR) + "/" + name;
 }
 inline bool have_reference(const std::string& name) { return std::filesystem::exists(reference_path(name)); }
 
-#define SFAP_REQUIRE_REFERENCE(NAME)                                                                            \
-  if (!sfap_test::have_reference(NAME))                                                                         \
-  GTEST_SKIP() << "SFAP reference file " << sfap_test::reference_path(NAME)                                      \
-               << " is missing (shared/reference/sfap next to the repository); skipping the parity test"
+// The small reference files are part of the repository (tests/data/sfap): a missing one is a
+// broken checkout or a wrong PORTASIM_SFAP_REFERENCE_DIR, and fails the test.
+#define SFAP_REQUIRE_REFERENCE(NAME)                                                          \
+  if (!sfap_test::have_reference(NAME))                                                       \
+  GTEST_FAIL() << "SFAP reference file " << sfap_test::reference_path(NAME)                    \
+               << " is missing (tests/data/sfap, or PORTASIM_SFAP_REFERENCE_DIR)"
+
+// The benchmark-size file (9 MB) stays out of the repository: without it the test is skipped,
+// saying where it looked.
+#define SFAP_REQUIRE_LARGE_REFERENCE(NAME)                                                    \
+  if (!sfap_test::have_reference(NAME))                                                       \
+  GTEST_SKIP() << "SFAP reference file " << (NAME) << " is in neither PORTASIM_SFAP_REFERENCE_DIR nor " \
+               << PORTASIM_SFAP_LARGE_REFERENCE_DIR
 
 // ||a - b|| / ||b|| (absolute error when ||b|| = 0).
 inline double relative_frobenius(const double* a, const double* b, std::size_t n) {

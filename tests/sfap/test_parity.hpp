@@ -77,7 +77,7 @@ TEST(TEST_CATEGORY, sfap_parity_r1_20f_4e) {
 }
 
 TEST(TEST_CATEGORY, sfap_parity_bench_200f_25e) {
-  SFAP_REQUIRE_REFERENCE("bench_200f_25e_dz0p1.h5");
+  SFAP_REQUIRE_LARGE_REFERENCE("bench_200f_25e_dz0p1.h5");
   parity<TEST_EXECSPACE>("bench_200f_25e_dz0p1.h5", false);
 }
 
@@ -100,7 +100,7 @@ void default_min_radial_distance() {
 }
 
 TEST(TEST_CATEGORY, sfap_default_min_radial_dist_is_mean_diameter) {
-  SFAP_REQUIRE_REFERENCE("bench_200f_25e_dz0p1.h5");
+  SFAP_REQUIRE_LARGE_REFERENCE("bench_200f_25e_dz0p1.h5");
   default_min_radial_distance<TEST_EXECSPACE>();
 }
 
