@@ -12,7 +12,9 @@
 #include "backend_dispatch.hpp"
 #include "commands.hpp"
 #include "interrupt.hpp"
+#include "portasim/core/checked_size.hpp"
 #include "portasim/core/hdf5_file.hpp"
+#include "portasim/core/input_protection.hpp"
 #include "portasim/core/mpi/communicator.hpp"
 #include "portasim/distributed/hh.hpp"
 #include "portasim/hh/hdf5_output.hpp"
@@ -81,7 +83,9 @@ hh::Integrator integrator_of(const std::string& name) {
   return hh::Integrator::rk4;
 }
 
-double nan_mean(const std::vector<double>& values) {
+// The mean of the defined values (the per-neuron statistics are NaN where a neuron has too
+// few spikes), formatted with its unit; "none" when no neuron has one, never "nan".
+std::string defined_mean(const std::vector<double>& values, const char* unit) {
   double sum = 0;
   std::size_t count = 0;
   for (double v : values)
@@ -89,11 +93,14 @@ double nan_mean(const std::vector<double>& values) {
       sum += v;
       ++count;
     }
-  return count ? sum / static_cast<double>(count) : std::numeric_limits<double>::quiet_NaN();
+  if (count == 0) return "none";
+  std::ostringstream text;
+  text << sum / static_cast<double>(count) << unit;
+  return text.str();
 }
 
-template <class Scalar>
-void print_hh_summary(const HHOptions& o, const hh::Config& config, const hh::Result<Scalar, Kokkos::HostSpace>& result,
+template <class Scalar, class MemorySpace>
+void print_hh_summary(const HHOptions& o, const hh::Config& config, const hh::Result<Scalar, MemorySpace>& result,
                       const char* space, int ranks);
 
 // The neurons of this rank (distributed::hh_local_config), traces and results gathered to
@@ -107,8 +114,10 @@ int run_hh_split(const ExecutionSpace& exec, const mpi::Communicator& comm, cons
   std::unique_ptr<io::AtomicOutput> output;
   std::unique_ptr<io::H5File> file;
   std::unique_ptr<hh::Hdf5TraceSink<Scalar>> root_sink;
+  std::unique_ptr<RemoveOnInterrupt> remove_if_interrupted;  // no resume: nothing to keep
   if (comm.is_root()) {
     output = std::make_unique<io::AtomicOutput>(o.output);
+    remove_if_interrupted = std::make_unique<RemoveOnInterrupt>(output->temporary_path());
     file = std::make_unique<io::H5File>(io::H5File::create(output->temporary_path()));
     if (config.trace != hh::Trace::none) root_sink = std::make_unique<hh::Hdf5TraceSink<Scalar>>(*file, config.trace, config.neurons);
   }
@@ -128,21 +137,28 @@ int run_hh_split(const ExecutionSpace& exec, const mpi::Communicator& comm, cons
   return 0;
 }
 
-template <class Scalar>
-void print_hh_summary(const HHOptions& o, const hh::Config& config, const hh::Result<Scalar, Kokkos::HostSpace>& result,
+// One summary for single-process runs (ranks 0) and MPI runs.
+template <class Scalar, class MemorySpace>
+void print_hh_summary(const HHOptions& o, const hh::Config& config, const hh::Result<Scalar, MemorySpace>& result,
                       const char* space, int ranks) {
   std::cout << "portasim hh: " << o.neurons << " neurons x " << result.steps << " steps (T = " << o.t_ms
             << " ms, dt = " << o.dt_ms << " ms), " << hh::to_string(config.integrator) << ", "
-            << (std::is_same_v<Scalar, float> ? "float32" : "float64") << " on " << space << " x " << ranks << " MPI ranks\n";
+            << (std::is_same_v<Scalar, float> ? "float32" : "float64") << " on " << space
+            << (ranks > 0 ? " x " + std::to_string(ranks) + " MPI ranks" : std::string()) << "\n";
   std::cout << "  time " << result.seconds << " s, " << result.neuron_steps_per_second() << " neuron-steps/s\n";
   if (config.detect_spikes) {
     std::int64_t total = 0, firing = 0;
-    for (std::size_t k = 0; k < result.spike_count.extent(0); ++k) {
-      total += result.spike_count(k);
-      firing += result.spike_count(k) > 0;
+    for (const std::int32_t count : hh::host_copy<std::int32_t>(result.spike_count)) {
+      total += count;
+      firing += count > 0;
     }
     std::cout << "  spikes " << total << " (threshold " << o.threshold_mv << " mV), " << firing << " of " << o.neurons
-              << " neurons fired, mean rate " << nan_mean(hh::host_copy<double>(result.firing_rate_hz)) << " Hz\n";
+              << " neurons fired, mean rate " << defined_mean(hh::host_copy<double>(result.firing_rate_hz), " Hz")
+              << ", mean ISI " << defined_mean(hh::host_copy<double>(result.mean_isi_ms), " ms") << ", mean ISI CV "
+              << defined_mean(hh::host_copy<double>(result.isi_cv), "") << "\n";
+    if (result.spikes_dropped > 0)
+      std::cout << "  warning: " << result.spikes_dropped
+                << " spike times did not fit --max-spikes per neuron; counts are complete\n";
   }
   std::cout << "  wrote " << o.output << "\n";
 }
@@ -163,6 +179,9 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
   config.threshold_mv = o.threshold_mv;
   config.max_spikes_per_neuron = o.max_spikes;
   hh::validate(config);
+  std::vector<io::NamedPath> inputs;
+  if (!o.stimulus_file.empty()) inputs.push_back({"--stimulus-file", hh::stimulus_file_path(o.stimulus_file)});
+  io::require_inputs_spared({{"--output", o.output}}, inputs);
   // Under mpirun: this rank's block of the neurons; rank 0 gathers and writes.
   const mpi::Communicator comm = mpi::Communicator::world();
   const bool split = mpi::active();  // under mpirun, even on one rank: the same code path at every size
@@ -252,28 +271,7 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
   }
   output.commit();
 
-  if (!o.quiet) {
-    std::cout << "portasim hh: " << o.neurons << " neurons x " << result.steps << " steps (T = " << o.t_ms
-              << " ms, dt = " << o.dt_ms << " ms), " << hh::to_string(config.integrator) << ", "
-              << (std::is_same_v<Scalar, float> ? "float32" : "float64") << " on " << ExecutionSpace::name() << "\n";
-    std::cout << "  time " << result.seconds << " s, " << result.neuron_steps_per_second() << " neuron-steps/s\n";
-    if (config.detect_spikes) {
-      const auto counts = hh::host_copy<std::int32_t>(result.spike_count);
-      std::int64_t total = 0, firing = 0;
-      for (auto c : counts) {
-        total += c;
-        firing += c > 0;
-      }
-      std::cout << "  spikes " << total << " (threshold " << o.threshold_mv << " mV), " << firing << " of "
-                << o.neurons << " neurons fired, mean rate " << nan_mean(hh::host_copy<double>(result.firing_rate_hz))
-                << " Hz, mean ISI " << nan_mean(hh::host_copy<double>(result.mean_isi_ms)) << " ms, mean ISI CV "
-                << nan_mean(hh::host_copy<double>(result.isi_cv)) << "\n";
-      if (result.spikes_dropped > 0)
-        std::cout << "  warning: " << result.spikes_dropped
-                  << " spike times did not fit --max-spikes per neuron; counts are complete\n";
-    }
-    std::cout << "  wrote " << o.output << "\n";
-  }
+  if (!o.quiet) print_hh_summary(o, config, result, ExecutionSpace::name(), 0);
   return 0;
 }
 
@@ -313,9 +311,15 @@ void add_hh_command(CLI::App& app, Action& action) {
       require_positive("--dt-ms", o->dt_ms);
       require_positive("--t-ms", o->t_ms);
       require(o->t_ms >= o->dt_ms, "--t-ms must be >= --dt-ms (at least one step)");
+      const std::int64_t steps = checked_step_count("--t-ms / --dt-ms", o->t_ms, o->dt_ms, hh::max_step_count);
       require(o->every >= 1, "--every must be >= 1, got " + std::to_string(o->every));
       require_finite("--threshold-mv", o->threshold_mv);
       require(o->max_spikes >= 0, "--max-spikes must be >= 0");
+      require(o->max_spikes > 0 || o->t_ms * 0.4 < std::numeric_limits<int>::max() - 2,
+              "--t-ms is too long for the default spike capacity (400 Hz over --t-ms): give --max-spikes");
+      const std::int64_t traces = o->record == "all" ? 4 : o->record == "v" ? 1 : 0;
+      checked_product("--neurons x samples (--t-ms / --dt-ms / --every + 1) x traces of --record x 8 bytes",
+                      {o->neurons, steps / o->every + 1, traces, 8});
       return dispatch_backend(o->backend, [&](const auto& exec) {
         return o->precision == "f64" ? run_hh<double>(exec, *o) : run_hh<float>(exec, *o);
       });

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <random>
@@ -11,7 +12,9 @@
 #include "backend_dispatch.hpp"
 #include "commands.hpp"
 #include "interrupt.hpp"
+#include "portasim/core/checked_size.hpp"
 #include "portasim/core/hdf5_file.hpp"
+#include "portasim/core/input_protection.hpp"
 #include "portasim/core/mpi/communicator.hpp"
 #include "portasim/distributed/life.hpp"
 #include "portasim/life/outputs.hpp"
@@ -99,9 +102,35 @@ life::Config validated_config(const LifeOptions& o) {
   config.packed_output = o.packed;
   require(output_format(o) == "h5" || (o.every == 1 && !o.packed),
           "--every and --packed need --format h5 (.npy chunk files hold every generation, one byte per cell)");
+  // Sizes named by their options first; life::validate repeats them for library callers.
+  require(o.width <= (std::int64_t(1) << 31) && o.height <= (std::int64_t(1) << 31),
+          "grid too large: --width and --height are at most 2^31");
+  require(o.steps < std::numeric_limits<std::int64_t>::max(), "--steps must be less than 2^63 - 1");
+  const std::int64_t row_bytes = o.packed ? o.width / 8 : o.width;
+  checked_product("--chunk-size x --height x --width bytes of a chunk", {o.chunk_size, o.height, row_bytes});
+  checked_product("recorded generations (--steps / --every + 1) x --height x --width bytes",
+                  {o.steps / o.every + 1, o.height, row_bytes});
   life::validate(config);
   require(!(o.pattern.size() && o.initial.size()), "give --pattern or --initial, not both");
   return config;
+}
+
+// Refuses (exit 2) an output that would replace --pattern or --initial: FILE.h5 and its
+// temporary, or for .npy output every chunk file of BASE already on disk (a chunk this run
+// writes replaces the file of its name).
+void require_inputs_spared(const LifeOptions& o, const std::string& output_path) {
+  std::vector<io::NamedPath> inputs;
+  if (!o.pattern.empty()) inputs.push_back({"--pattern", o.pattern});
+  if (!o.initial.empty()) inputs.push_back({"--initial", o.initial});
+  if (inputs.empty()) return;
+  std::vector<io::NamedPath> outputs;
+  if (output_format(o) == "h5") {
+    outputs.push_back({"--output", output_path});
+  } else {
+    for (const life::NpyChunkOnDisk& chunk : life::npy_chunks_on_disk(life::npy_base(output_path)))
+      outputs.push_back({"--output '" + o.output + "' chunk file", chunk.path});
+  }
+  io::require_inputs_spared(outputs, inputs);
 }
 
 // The generation a run resumes after, once the point found in the output fits the options.
@@ -148,7 +177,11 @@ int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Co
     std::snprintf(text, sizeof(text), ".rank%04d", comm.rank());
     return std::string(text);
   }();
+  const std::string h5_path = !per_rank ? o.output
+                                         : (ends_with(o.output, ".h5") ? o.output.substr(0, o.output.size() - 3) : o.output) +
+                                               rank_suffix + ".h5";
   if (comm.is_root() || per_rank) {
+    require_inputs_spared(o, format == "npy" ? life::npy_base(o.output) + (per_rank ? rank_suffix : "") + ".npy" : h5_path);
     std::optional<life::HostGrid> start;
     if (comm.is_root() && !o.pattern.empty()) {
       const life::HostGrid pattern = ends_with(o.pattern, ".npy") ? life::read_npy(o.pattern) : life::read_rle(o.pattern);
@@ -175,11 +208,9 @@ int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Co
       npy = std::make_unique<life::NpyChunkFiles>(base);
       sink = npy.get();
     } else {
-      std::string path = o.output;
-      if (per_rank) path = (ends_with(path, ".h5") ? path.substr(0, path.size() - 3) : path) + rank_suffix + ".h5";
       life::H5RunDescription description{o.boundary, o.engine, o.seed ? std::to_string(*o.seed) : std::to_string(seed),
                                          initial_description, o.density, o.chunk_size};
-      h5 = std::make_unique<life::H5ChunkFile>(path, file_config, description, o.resume);
+      h5 = std::make_unique<life::H5ChunkFile>(h5_path, file_config, description, o.resume);
       resume_point = h5->resume_point();
       sink = h5.get();
     }
@@ -233,6 +264,7 @@ int run_life(const ExecutionSpace& exec, const LifeOptions& o) {
   using memory_space = typename ExecutionSpace::memory_space;
   const life::Config config = validated_config(o);
   const std::string format = output_format(o);
+  require_inputs_spared(o, o.output);
 
   // The initial grid, fully validated before any output is touched.
   std::optional<life::HostGrid> start;

@@ -11,6 +11,7 @@
 #include "interrupt.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
+#include "portasim/core/input_protection.hpp"
 #include "portasim/core/mpi/communicator.hpp"
 #include "portasim/distributed/sfap.hpp"
 #include "portasim/sfap/compute.hpp"
@@ -34,6 +35,7 @@ struct SfapOptions {
 
 template <class ExecutionSpace>
 int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
+  io::require_inputs_spared({{"--output", o.output}}, {{"--input", o.input}});
   const io::H5File input = io::H5File::open_read(o.input);
   const sfap::HostInputs host = sfap::read_inputs(input, "/inputs", !o.no_delays);
   sfap::Options options = sfap::options_from(host, sfap::Options{});

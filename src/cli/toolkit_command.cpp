@@ -23,6 +23,7 @@
 #include "portasim/config.hpp"
 #include "portasim/core/benchmark.hpp"
 #include "portasim/core/error.hpp"
+#include "portasim/core/checked_size.hpp"
 #include "portasim/core/hdf5_file.hpp"
 #include "portasim/core/instance_pool.hpp"
 #include "portasim/core/memory_pool.hpp"
@@ -119,15 +120,6 @@ std::vector<double> head_of(const HostView& view, std::size_t count = stored_ele
   return values;
 }
 
-// Sizes in bytes with overflow refused as bad input, before anything is allocated.
-std::size_t checked_bytes(const std::string& what, std::int64_t a, std::int64_t b, std::size_t element) {
-  const auto limit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) / element;
-  const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
-  require(ub == 0 || ua <= limit / ub, what + " is too large (" + std::to_string(a) + " x " + std::to_string(b) +
-                                           " elements of " + std::to_string(element) + " bytes overflow)");
-  return static_cast<std::size_t>(ua * ub * element);
-}
-
 struct Check {
   std::string what;
   double value;
@@ -182,12 +174,12 @@ int run_toolkit(const ToolkitOptions& o) {
   require(mpi::world_size() <= 1, "portasim toolkit runs in one process: start it without mpirun");
 
   // Every size is checked before the output is opened or anything is allocated.
-  const std::size_t elem = sizeof(Scalar);
-  checked_bytes("--n", o.n, 4, elem);
-  checked_bytes("--rows x --cols", o.rows, o.cols, elem);
-  checked_bytes("--matrix-n", o.matrix_n, o.matrix_n * 5, elem);
-  checked_bytes("--svd-n", o.svd_n, o.svd_n * 3 + 1, elem);
-  checked_bytes("--softplus-points", o.softplus_points, 3, elem);
+  const std::int64_t elem = sizeof(Scalar);
+  checked_product("--n", {o.n, 4, elem});
+  checked_product("--rows x --cols", {o.rows, o.cols, elem});
+  checked_product("--matrix-n", {o.matrix_n, o.matrix_n * 5, elem});
+  checked_product("--svd-n", {o.svd_n, o.svd_n * 3 + 1, elem});
+  checked_product("--softplus-points", {o.softplus_points, 3, elem});
 
   io::AtomicOutput output(o.output);  // fails now (exit 3) when the folder is not writable
   const RemoveOnInterrupt remove_if_interrupted(output.temporary_path());

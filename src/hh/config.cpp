@@ -1,6 +1,8 @@
 #include <cmath>
+#include <limits>
 #include <string>
 
+#include "portasim/core/checked_size.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/hh/simulation.hpp"
 
@@ -40,11 +42,18 @@ void validate(const Config& config) {
   require_positive("dt (ms)", config.dt_ms);
   require_positive("T (ms)", config.t_ms);
   require(config.t_ms >= config.dt_ms, "T (ms) must be >= dt (ms): at least one step");
-  require(std::llround(config.t_ms / config.dt_ms) < (std::int64_t(1) << 40),
-          "T / dt is too large: more than 2^40 steps");
+  const std::int64_t steps = checked_step_count("T / dt", config.t_ms, config.dt_ms, max_step_count);
   require(config.every >= 1, "record interval 'every' must be >= 1, got " + std::to_string(config.every));
   require_finite("spike threshold (mV)", config.threshold_mv);
   require(config.max_spikes_per_neuron >= 0, "max spikes per neuron must be >= 0");
+  // Default spike capacity: 400 Hz over T, as an int per neuron.
+  require(config.max_spikes_per_neuron > 0 || config.t_ms * 0.4 < std::numeric_limits<int>::max() - 2,
+          "T (ms) is too long for the default spike capacity (400 Hz over T): give max spikes per neuron");
+  checked_product("neurons x spike times per neuron x 8 bytes",
+                  {config.neurons, std::int64_t(spike_capacity(config)), 8});
+  const std::int64_t traces = config.trace == Trace::all ? 4 : config.trace == Trace::v ? 1 : 0;
+  checked_product("recorded samples x neurons x traces x 8 bytes",
+                  {steps / config.every + 1, config.neurons, traces, 8});
   require_positive("rk45 relative tolerance", config.relative_tolerance);
   require_positive("rk45 absolute tolerance", config.absolute_tolerance);
   require(config.trace_chunk_bytes > 0, "trace chunk size must be > 0 bytes");
@@ -57,7 +66,9 @@ void validate(const Config& config) {
     if (!std::isnan(gate)) require_in_range("initial gate value", gate, 0.0, 1.0);
 }
 
-std::int64_t step_count(const Config& config) { return std::llround(config.t_ms / config.dt_ms); }
+std::int64_t step_count(const Config& config) {
+  return checked_step_count("T / dt", config.t_ms, config.dt_ms, max_step_count);
+}
 
 std::int64_t sample_count(const Config& config) { return step_count(config) / config.every + 1; }
 

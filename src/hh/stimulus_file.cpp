@@ -1,21 +1,31 @@
 #include "portasim/hh/stimulus_file.hpp"
 
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 #include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
 
 namespace portasim::hh {
 
+namespace {
+
+// FILE.h5:/dataset -> (FILE.h5, /dataset); FILE.h5 -> (FILE.h5, /stimulus).
+std::pair<std::string, std::string> split_spec(const std::string& spec) {
+  if (const auto colon = spec.rfind(".h5:"); colon != std::string::npos)
+    return {spec.substr(0, colon + 3), spec.substr(colon + 4)};
+  return {spec, "/stimulus"};
+}
+
+}  // namespace
+
+std::string stimulus_file_path(const std::string& spec) { return split_spec(spec).first; }
+
 template <class Scalar>
 StimulusFile<Scalar> read_stimulus_file(const std::string& spec, std::int64_t steps, std::int64_t neurons) {
   StimulusFile<Scalar> s;
-  s.path = spec;
-  s.dataset = "/stimulus";
-  if (const auto colon = spec.rfind(".h5:"); colon != std::string::npos) {
-    s.dataset = spec.substr(colon + 4);
-    s.path = spec.substr(0, colon + 3);
-  }
+  std::tie(s.path, s.dataset) = split_spec(spec);
   const std::string where = "stimulus '" + s.dataset + "' in '" + s.path + "'";
   require(!s.dataset.empty(), "--stimulus-file '" + spec + "' names an empty dataset");
   const io::H5File input = io::H5File::open_read(s.path);

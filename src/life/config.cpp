@@ -1,5 +1,7 @@
+#include <limits>
 #include <string>
 
+#include "portasim/core/checked_size.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/life/simulation.hpp"
 
@@ -19,6 +21,10 @@ void validate(const Config& c) {
   require(!c.packed_output || c.width % cells_per_word == 0,
           "bit-packed output needs a width that is a multiple of 64, got " + std::to_string(c.width));
   require(c.width <= (std::int64_t(1) << 31) && c.height <= (std::int64_t(1) << 31), "grid too large");
+  require(c.steps < std::numeric_limits<std::int64_t>::max(), "steps must be less than 2^63 - 1");
+  const std::int64_t row_bytes = c.packed_output ? c.width / 8 : c.width;
+  checked_product("chunk size x height x width bytes of a chunk", {c.chunk_size, c.height, row_bytes});
+  checked_product("recorded generations x height x width bytes", {c.steps / c.every + 1, c.height, row_bytes});
 }
 
 double RunStats::cells_per_second() const {

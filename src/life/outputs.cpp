@@ -8,6 +8,7 @@
 #include "portasim/config.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
+#include "portasim/core/input_protection.hpp"
 
 namespace portasim::life {
 
@@ -34,7 +35,7 @@ void NpyChunkFiles::write(const Chunk& chunk) {
   require(chunk.count == chunk.last_generation - chunk.first_generation + 1,
           ".npy chunk files hold every generation; --every needs --format h5");
   const std::string path = npy_chunk_path(m_base, chunk.first_generation, chunk.last_generation);
-  const std::string partial = path + ".partial";
+  const std::string partial = io::temporary_path_of(path);
   try {
     write_npy(partial, chunk.data, {chunk.count, chunk.height, chunk.row_bytes});
   } catch (const Error& e) {
@@ -45,33 +46,50 @@ void NpyChunkFiles::write(const Chunk& chunk) {
   }
   std::error_code error;
   fs::rename(partial, path, error);
-  require(!error, "cannot rename '" + partial + "' to '" + path + "': " + error.message(), ErrorKind::io);
+  if (error) {
+    std::error_code ignored;
+    fs::remove(partial, ignored);
+    throw_error(ErrorKind::io, "cannot rename '" + partial + "' to '" + path + "': " + error.message() +
+                                   " (the chunks before it are complete)");
+  }
   ++m_files;
 }
 
-std::optional<ResumePoint> find_npy_resume_point(const std::string& base) {
+std::vector<NpyChunkOnDisk> npy_chunks_on_disk(const std::string& base) {
   const fs::path base_path(base);
   const fs::path folder = base_path.has_parent_path() ? base_path.parent_path() : fs::path(".");
   const std::string stem = base_path.filename().string();
-  if (!fs::is_directory(folder)) return std::nullopt;
+  std::vector<NpyChunkOnDisk> chunks;
+  if (!fs::is_directory(folder)) return chunks;
+  const std::string temporary_suffix = io::temporary_path_of("");
   const std::regex chunk_name(std::regex_replace(stem, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
-                              R"(_(\d{6,})(?:-(\d{6,}))?\.npy)");
-  std::map<std::int64_t, std::pair<std::int64_t, fs::path>> chunks;  // first -> (last, file)
+                              R"(_(\d{6,18})(?:-(\d{6,18}))?\.npy)" + "(?:" +
+                              std::regex_replace(temporary_suffix, std::regex(R"(\.)"), R"(\.)") + ")?");
   for (const auto& entry : fs::directory_iterator(folder)) {
     std::smatch m;
     const std::string name = entry.path().filename().string();
     if (!std::regex_match(name, m, chunk_name)) continue;
     const std::int64_t first = std::stoll(m[1].str());
     const std::int64_t last = m[2].matched ? std::stoll(m[2].str()) : first;
-    chunks[first] = {last, entry.path()};
+    const bool temporary = name.size() > temporary_suffix.size() &&
+                           name.compare(name.size() - temporary_suffix.size(), temporary_suffix.size(),
+                                        temporary_suffix) == 0;
+    chunks.push_back({first, last, entry.path().string(), temporary});
   }
+  return chunks;
+}
+
+std::optional<ResumePoint> find_npy_resume_point(const std::string& base) {
+  std::map<std::int64_t, std::pair<std::int64_t, std::string>> chunks;  // first -> (last, file)
+  for (const NpyChunkOnDisk& chunk : npy_chunks_on_disk(base))
+    if (!chunk.temporary) chunks[chunk.first] = {chunk.last, chunk.path};
   // Follow the chain 0, 1..a, a+1..b, ... as far as it goes without a gap.
   std::optional<ResumePoint> point;
   std::int64_t next = 0;
   while (true) {
     const auto it = chunks.find(next);
     if (it == chunks.end()) break;
-    point = ResumePoint{it->second.first, {}, it->second.second.string()};
+    point = ResumePoint{it->second.first, {}, it->second.second};
     next = it->second.first + 1;
   }
   if (point) point->grid = read_npy(point->source);
@@ -93,7 +111,9 @@ H5ChunkFile::H5ChunkFile(const std::string& path, const Config& config, const H5
     : m_state(std::make_unique<State>()) {
   State& s = *m_state;
   s.final_path = path;
-  s.partial_path = path + ".partial";
+  s.partial_path = io::temporary_path_of(path);
+  // The final name is checked now, so that a run does not fail at its last rename.
+  io::require_writable(s.final_path);
   const std::int64_t row_bytes = config.packed_output ? config.width / 8 : config.width;
   const std::vector<std::size_t> item{static_cast<std::size_t>(config.height), static_cast<std::size_t>(row_bytes)};
   if (resume && fs::exists(s.partial_path)) {

@@ -44,7 +44,11 @@ struct Config {
   std::function<void(double)> progress;
 };
 
-// Throws portasim::Error naming the offending field.
+// Steps a run may take: round(T / dt) beyond this is refused by validate().
+inline constexpr std::int64_t max_step_count = std::int64_t(1) << 40;
+
+// Throws portasim::Error naming the offending field; sizes that cannot be represented
+// (steps, spike buffers, recorded bytes) are refused here, before anything is allocated.
 void validate(const Config& config);
 std::int64_t step_count(const Config& config);    // round(T / dt)
 std::int64_t sample_count(const Config& config);  // recorded samples: step_count / every + 1

@@ -18,6 +18,9 @@ struct StimulusFile {
   std::vector<Scalar> values;  // row-major
 };
 
+// The file a `spec` reads: FILE.h5 of FILE.h5 or FILE.h5:/dataset.
+std::string stimulus_file_path(const std::string& spec);
+
 // `spec` is FILE.h5 (dataset /stimulus) or FILE.h5:/dataset. Checks everything the
 // simulation would refuse later (rank, length against `steps`, neuron count, finite values)
 // so that a bad file fails before any output is created; throws portasim::Error naming the

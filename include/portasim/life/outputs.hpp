@@ -24,6 +24,19 @@ namespace portasim::life {
 std::string npy_base(const std::string& output);
 std::string npy_chunk_path(const std::string& base, std::int64_t first, std::int64_t last);
 
+// A chunk file of a base found on disk: {base}_<first>[-<last>].npy, or its temporary
+// (io::temporary_path_of) left by a run that stopped while writing it.
+struct NpyChunkOnDisk {
+  std::int64_t first = 0;
+  std::int64_t last = 0;
+  std::string path;
+  bool temporary = false;
+};
+
+// Every chunk file of `base` in its folder now, in no particular order; none if the folder
+// does not exist.
+std::vector<NpyChunkOnDisk> npy_chunks_on_disk(const std::string& base);
+
 class NpyChunkFiles : public ChunkSink {
  public:
   explicit NpyChunkFiles(std::string base);
