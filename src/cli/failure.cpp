@@ -7,6 +7,7 @@
 
 #include "exit_codes.hpp"
 #include "interrupt.hpp"
+#include "portasim/core/compat.hpp"
 #include "portasim/core/error.hpp"
 
 namespace portasim::cli {
@@ -15,11 +16,6 @@ namespace {
 
 // Kokkos appends a call stack to its messages; the first line says what failed.
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
-
-bool is_kokkos_allocation_failure(const std::string& message) {
-  return message.find("Kokkos failed to allocate") != std::string::npos ||
-         message.find("allocation failure") != std::string::npos;
-}
 
 int out_of_memory(const std::string& command, const std::string& detail) {
   std::cerr << "portasim: error: out of memory" << (detail.empty() ? "" : ": " + detail) << "\n"
@@ -60,7 +56,7 @@ int report_current_exception(const std::string& command) noexcept {
       return out_of_memory(command, std::string("host allocation failed (") + e.what() + ")");
     } catch (const std::exception& e) {
       const std::string message = e.what();
-      if (is_kokkos_allocation_failure(message)) return out_of_memory(command, first_line(message));
+      if (compat::is_allocation_failure(e)) return out_of_memory(command, first_line(message));
       std::cerr << "portasim: internal error: " << first_line(message) << "\n";
       return exit_internal;
     } catch (...) {

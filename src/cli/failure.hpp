@@ -1,7 +1,7 @@
 #pragma once
 // What `portasim` prints and returns for an exception that ended a command: portasim::Error
 // by its kind, an interrupt by its signal, and an allocation failure (host std::bad_alloc, or
-// Kokkos' "failed to allocate" from a View on any memory space) as out of memory with a hint
+// a Kokkos allocation failure, compat::is_allocation_failure) as out of memory with a hint
 // how to make the command smaller. Everything else is an internal error.
 
 #include <string>

@@ -2,8 +2,11 @@
 
 #include <cmath>
 #include <limits>
+#include <new>
+#include <stdexcept>
 #include <string>
 
+#include "portasim/core/compat.hpp"
 #include "portasim/core/error.hpp"
 
 namespace test_error {
@@ -43,6 +46,27 @@ TEST(TEST_CATEGORY, error_kind_survives_throw) {
     EXPECT_EQ(e.kind(), ErrorKind::io);
     EXPECT_STREQ(e.what(), "cannot open 'x.h5'");
     EXPECT_STREQ(to_string(e.kind()), "I/O error");
+  }
+}
+
+// Allocation failures as Kokkos 3.x and 4.x report them, whichever is built against, are
+// told apart from other failures.
+TEST(TEST_CATEGORY, allocation_failures_of_every_kokkos_release_are_recognised) {
+  using portasim::compat::is_allocation_failure;
+  EXPECT_TRUE(is_allocation_failure(std::bad_alloc()));
+  EXPECT_TRUE(is_allocation_failure(std::runtime_error(
+      "Kokkos ERROR: Host memory space failed to allocate 4 TiB (label=\"portasim::life::chunk\").")));
+  EXPECT_TRUE(is_allocation_failure(std::runtime_error(
+      "Kokkos failed to allocate memory for label \"x\".  Allocation using MemorySpace named \"Host\" failed")));
+  EXPECT_TRUE(is_allocation_failure(std::runtime_error("Kokkos::Cuda: allocation failure")));
+  EXPECT_FALSE(is_allocation_failure(std::runtime_error("Kokkos ERROR: a kernel failed")));
+  EXPECT_FALSE(is_allocation_failure(std::logic_error("bad index")));
+  // A real failed allocation of the Kokkos in use.
+  try {
+    Kokkos::View<char*, Kokkos::HostSpace> absurd("absurd", std::size_t(1) << 60);
+    ADD_FAILURE() << "a 1 EiB host allocation succeeded";
+  } catch (const std::exception& e) {
+    EXPECT_TRUE(is_allocation_failure(e)) << e.what();
   }
 }
 

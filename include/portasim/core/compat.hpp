@@ -4,7 +4,10 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <exception>
+#include <new>
 #include <string>
+#include <string_view>
 
 #if KOKKOS_VERSION < 30401
 #error "portasim needs Kokkos 3.4.01 or newer"
@@ -76,6 +79,22 @@ KOKKOS_INLINE_FUNCTION double multiply_unfused(double a, double b) {
   volatile double product = a * b;
   return product;
 #endif
+}
+
+// Whether `e` is a failed allocation, by type where Kokkos gives one and by message otherwise.
+//   Kokkos 3.x: MemorySpace::allocate throws RawMemoryAllocationFailure, a std::bad_alloc;
+//     a View's allocation wraps it in std::runtime_error "Kokkos failed to allocate memory
+//     for label ..." (CUDA's also names "allocation failure").
+//   Kokkos 4.x: both throw std::runtime_error "Kokkos ERROR: <space> memory space failed to
+//     allocate <size> (label=...)".
+// Drop the 3.x forms with Kokkos 3.x support.
+inline bool is_allocation_failure(const std::exception& e) noexcept {
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) return true;
+  const std::string_view message = e.what();
+  for (const std::string_view form : {"memory space failed to allocate", "Kokkos failed to allocate",
+                                      "allocation failure"})
+    if (message.find(form) != std::string_view::npos) return true;
+  return false;
 }
 
 inline std::string kokkos_version_string() {

@@ -32,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "portasim/core/compat.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/impl/backend.hpp"
 #include "portasim/core/memory_spaces.hpp"
@@ -139,8 +140,9 @@ class CachingPoolState {
   static void* allocate_raw(std::size_t bytes) {
     try {
       return MemorySpace().allocate("portasim_memory_pool", bytes);
-    } catch (const std::bad_alloc&) {  // Kokkos' RawMemoryAllocationFailure is one
-      return nullptr;
+    } catch (const std::exception& e) {
+      if (compat::is_allocation_failure(e)) return nullptr;
+      throw;
     }
   }
   static void deallocate_raw(void* block, std::size_t bytes) noexcept {

@@ -13,6 +13,8 @@
 #include <new>
 #include <vector>
 
+#include "portasim/core/compat.hpp"
+
 namespace portasim::impl {
 
 template <class ExecutionSpace>
@@ -88,8 +90,9 @@ class StreamOrderedAllocator {
   void* allocate(const ExecutionSpace& /*exec*/, std::size_t bytes) {
     try {
       return memory_space().allocate("portasim_stream_ordered_pool", bytes);
-    } catch (const std::bad_alloc&) {
-      return nullptr;
+    } catch (const std::exception& e) {
+      if (compat::is_allocation_failure(e)) return nullptr;
+      throw;
     }
   }
   void deallocate(const ExecutionSpace& exec, void* pointer, std::size_t bytes) noexcept {
