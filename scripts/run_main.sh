@@ -39,14 +39,13 @@ echo "== toolkit: elementwise, softplus, L2 norms, matmul three ways, trace, SVD
 "$portasim" toolkit --n 1000000 --rows 500 --cols 400 --matrix-n 256 --svd-n 200 --repeat 10 --output "$out/toolkit.h5"
 /usr/bin/python3 scripts/plot_toolkit.py "$out/toolkit.h5" --output-prefix "$out/toolkit"
 
-reference=../shared/reference/sfap/r1_20f_4e_dz0p1.h5
-if [ -f "$reference" ]; then
-  echo "== sfap: MyoGen's 20-fiber, 4-electrode reference case (inputs of $reference)" >&2
-  "$portasim" sfap --input "$reference" --output "$out/sfap_r1.h5"
-  /usr/bin/python3 scripts/plot_sfap.py "$out/sfap_r1.h5" --output "$out/sfap_r1"
-else
-  echo "== sfap: skipped, $reference not found (shared/ beside the repository)" >&2
-fi
+echo "== sfap: MyoGen's 20-fiber, 4-electrode example (tests/data/sfap) and a motor unit built here" >&2
+"$portasim" sfap --input tests/data/sfap/r1_20f_4e_dz0p1.h5 --output "$out/sfap_r1.h5"
+/usr/bin/python3 scripts/plot_sfap.py "$out/sfap_r1.h5" --output "$out/sfap_r1"
+"$portasim" sfap-input --fibers 50 --territory-radius-mm 1.5 --muscle-length-mm 40 --electrodes 5 \
+  --electrode-start-mm 0,0.5,16 --seed 7 --output "$out/motor_unit.h5"
+"$portasim" sfap --input "$out/motor_unit.h5" --output "$out/sfap_motor_unit.h5"
+/usr/bin/python3 scripts/plot_sfap.py "$out/sfap_motor_unit.h5" --output "$out/sfap_motor_unit"
 
 echo "== outputs in $out/:" >&2
 ls -l "$out" >&2

@@ -15,6 +15,7 @@ void add_info_command(CLI::App& app, Action& action);
 void add_hh_command(CLI::App& app, Action& action);
 void add_life_command(CLI::App& app, Action& action);
 void add_sfap_command(CLI::App& app, Action& action);
+void add_sfap_input_command(CLI::App& app, Action& action);
 void add_toolkit_command(CLI::App& app, Action& action);
 
 }  // namespace portasim::cli

@@ -48,6 +48,7 @@ int main(int argc, char* argv[]) {
   cli::add_hh_command(app, action);
   cli::add_life_command(app, action);
   cli::add_sfap_command(app, action);
+  cli::add_sfap_input_command(app, action);
   cli::add_toolkit_command(app, action);
 
   try {
