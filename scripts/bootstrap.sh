@@ -52,7 +52,9 @@ install_debian_packages() {
 # --- 2. Kokkos sources from the trilinos source package ----------------------------------
 trilinos_version=13.2.0
 src_root=$deps/src/trilinos-$trilinos_version
-patch_hash=$( { find "$repo/scripts/patches" -type f -name '*.patch' 2>/dev/null || true; } | sort | xargs -r cat | sha256sum | cut -c1-16)
+# Only the 3.4 patches: those for other releases (scripts/patches/kokkos-<version>/, used by
+# scripts/check_kokkos.sh) do not touch this build.
+patch_hash=$( { find "$repo/scripts/patches/kokkos" "$repo/scripts/patches/kokkos-kernels" -type f -name '*.patch' 2>/dev/null || true; } | sort | xargs -r cat | sha256sum | cut -c1-16)
 
 fetch_sources() {
   if [ -f "$src_root/.stamp" ] && [ "$(cat "$src_root/.stamp")" = "$patch_hash" ]; then
