@@ -1,7 +1,7 @@
 // Throughput of batched HH (neuron-steps per second) over batch size, precision and what is
 // recorded: T = 50 ms, dt = 0.01 ms (5,000 RK4 steps), an f-I sweep of 0..20 uA/cm^2 switched
 // on at 5 ms (the peer's stimulus, generated on the device instead of read from a trace).
-//   spikes: in-kernel spike detection only (the >= 4e10 target at 10^6 neurons on an H200);
+//   spikes: in-kernel spike detection only (the spec's >= 4e10 target at 10^6 neurons);
 //   v10:    V recorded every 10th step and streamed to pinned host memory in chunks.
 // PORTASIM_BENCH_MAX_NEURONS caps the sweep (default 10^7 on GPUs, 10^4 on CPUs).
 #include <benchmark/benchmark.h>

@@ -1,7 +1,7 @@
 // Game of Life throughput (cells per second) of both engines over grid sizes, and the
 // streaming pipeline writing every generation.
 //   BM_life_engine/{byte,bits}/side: generations on the device only, torus, random grid of
-//     density 0.5 (targets on an H200 at 16384^2: byte >= 1e12, bits >= 5e12 cells/s).
+//     density 0.5 (the spec's targets at 16384^2: byte >= 1e12, bits >= 5e12 cells/s).
 //   BM_life_pipeline/{discard,npy}/side: 200 generations, chunks of 10 (the CuPy peer's
 //     pipeline case), every generation handed over through pinned memory,
 //     either dropped on the host (the pipeline's own ceiling: pinned D2H) or written as .npy

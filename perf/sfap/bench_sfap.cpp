@@ -1,7 +1,7 @@
 // SFAP throughput (fibers/s) on the default execution space:
 //   bench_200x25   the reference bench case (200 fibers x 25 electrodes, 60 mm, dz = 0.1),
 //                  inputs from shared/reference/sfap/bench_200f_25e_dz0p1.h5 (MyoGen NumPy: 0.60-0.65 s
-//                  on the 2-core build VM, 0.76 s on the H200 host; CuPy 0.98 s),
+//                  on the 2-core build VM, 0.76 s on the spec's 16-core host; CuPy 0.98 s),
 //   dz_sweep       the first 50 fibers of that file x 25 electrodes, dz = 0.5 .. 0.01 mm,
 //   whole_muscle   ~50,000 fibers x 4 electrodes at dz = 0.01, inputs generated deterministically
 //                  here; PORTASIM_BENCH_MAX_FIBERS caps the fibers (default 50,000 on GPUs,

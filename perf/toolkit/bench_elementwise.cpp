@@ -199,7 +199,7 @@ void BM_reduce_axis(benchmark::State& state, AxisCase c) {
   const Exec& exec = pool[0];
   Kokkos::View<float**, Kokkos::LayoutRight, Mem> m(Kokkos::view_alloc(std::string("m"), Kokkos::WithoutInitializing), rows, cols);
   // filled as one flat range: the 2-D fill (a Kokkos 3.4 MDRange) of the (16, 6.25e6) array
-  // left sums wrong on an H200 where the same kernels on host-filled data were right
+  // left sums wrong on the GPU where the same kernels on host-filled data were right
   Kokkos::deep_copy(exec, Kokkos::View<float*, Mem, Kokkos::MemoryUnmanaged>(m.data(), m.span()), 0.25f);
   Kokkos::View<float*, Mem> out("out", c.axis == 0 ? cols : rows);
   exec.fence();
@@ -388,8 +388,8 @@ void register_all() {
 
   std::vector<tk::LaunchShape> shapes;
   for (int chunk : {0, 1, 16, 64, 256, 1024, 8192}) shapes.push_back(tk::LaunchShape::range(chunk));
-  // GPU: CUDA block sizes, one block per 32..1024 lanes or 1056 blocks (8 on each of an
-  // H200's 132 SMs) walking the array grid-stride. Host: teams are threads.
+  // GPU: CUDA block sizes, one block per 32..1024 lanes or 1056 blocks (8 on each of 132
+  // SMs) walking the array grid-stride. Host: teams are threads.
   const std::vector<int> teams = on_host ? std::vector<int>{0, 1, 2} : std::vector<int>{32, 64, 128, 256, 512, 1024};
   const std::vector<int> vectors = on_host ? std::vector<int>{1, 8} : std::vector<int>{1, 4, 32};
   for (int league : {0, 1056})

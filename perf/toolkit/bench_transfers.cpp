@@ -1,5 +1,5 @@
 // Host <-> device copies on an instance, pageable vs pinned host memory, 1 MiB .. 1 GiB
-// (the spec's table: CuPy on an H200 reaches 55 / 55 GB/s pinned H2D / D2H, 6 / 10 GB/s
+// (the spec's table: CuPy reaches 55 / 55 GB/s pinned H2D / D2H, 6 / 10 GB/s
 // pageable). Each iteration: portasim::copy on the instance, then a fence; manual time.
 // On host backends both kinds are HostSpace and a copy is a memcpy.
 #include <benchmark/benchmark.h>

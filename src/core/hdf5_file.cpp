@@ -822,8 +822,8 @@ void RawExtendibleDataset::append(const void* data, std::size_t items) {
   for (std::size_t d : m_item_dims) count.push_back(d);
   Handle file_space(H5Dget_space(m_id), H5Sclose);
   // The memory space has the selection's shape: with a flat one, HDF5 maps every element to
-  // its chunk one by one (H5S_select_iterate; 4 s per 32 MB grid), with the same shape it
-  // copies whole blocks.
+  // its chunk one by one (H5S_select_iterate), with the same shape it copies whole blocks
+  // (docs/design/hdf5-output.md).
   Handle memory_space(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), H5Sclose);
   Handle stored_type(H5Dget_type(m_id), H5Tclose);
   CheckedConversion conversion(stored_type.valid() && H5Tget_class(stored_type.get()) == H5T_INTEGER);

@@ -50,7 +50,7 @@ double v_tolerance_mv() {
   return std::is_same_v<Scalar, float> ? 0.05 : 1e-6;
 }
 
-// Spike times: float rounding differences grow over 50 ms to ~3e-4 ms (seen on an H200).
+// Spike times: float rounding differences grow over 50 ms to ~3e-4 ms (seen on a GPU).
 template <class Scalar, class Exec>
 double spike_time_tolerance_ms() {
   if (is_host_backend<Exec>()) return 0.0;

@@ -16,7 +16,7 @@
 #include "toolkit/elementwise_test_support.hpp"
 
 // Reductions along an axis with the axis split in segments (impl/axis_reduction.hpp): the
-// split of a few-output reduction on an H200-sized device, and every reduction kind along
+// split of a few-output reduction on a device of 132 SMs, and every reduction kind along
 // every axis of row-major and LayoutLeft data with forced segment counts (dividing the axis
 // or not, more segments than elements, axis length 0 and 1, no outputs) against double host
 // references and against the one-pass form.
@@ -43,7 +43,7 @@ std::vector<double> host_along(const std::vector<double>& v, const std::size_t (
   return out;
 }
 
-// the plan on an H200 (132 SMs x 2048 threads) and on a 2-thread host
+// the plan on a device of 132 SMs x 2048 threads and on a 2-thread host
 TEST(TEST_CATEGORY, reduction_axis_split_plan) {
   const std::size_t h200 = 132 * 2048;
   const tk::impl::AxisReduceShape defaults;

@@ -112,8 +112,8 @@ inline const std::string& elementwise_label() {
 
 // Throws unless `out` has the shape `expected`. The message names the View by its label,
 // read only on failure: on a GPU View::label() copies the allocation header from device
-// memory (a synchronizing cudaMemcpy in Kokkos 3.4), which on the success path cost every
-// call ~9 us and serialized it with the device.
+// memory (a synchronizing cudaMemcpy in Kokkos 3.4), which on the success path added a device
+// round trip to every call and serialized it with the device (docs/design/elementwise.md).
 template <class Out>
 void require_output_view_shape(const Out& out, const Shape& expected, const char* what_after_label = "") {
   const Shape actual = Shape::of(out);

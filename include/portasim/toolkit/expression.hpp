@@ -43,7 +43,8 @@ class ViewOperand : impl::ExpressionTag {
   using memory_space = typename View::memory_space;
   // The rank known at compile time (every node has one): kernels over operands of rank <= 1
   // map a flat element number straight to the index, without the run-time rank dispatch
-  // and divisions of impl::FlatIndex, which cost half the bandwidth of a GPU reduction.
+  // and divisions of impl::FlatIndex, which sat between the loads of a GPU reduction and left
+  // one load in flight per thread (docs/design/reductions.md).
   static constexpr int static_rank = static_cast<int>(View::rank);
 
   explicit ViewOperand(const View& view) : m_shape(Shape::of(view)), m_data(view.data()) {

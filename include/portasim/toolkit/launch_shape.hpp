@@ -91,12 +91,11 @@ struct TeamStrided {
 };
 
 // Elements per device thread of the default launch. Kokkos 3.4 sizes a RangePolicy's CUDA
-// blocks as the smallest block with full occupancy (64 threads on Hopper), one element per
-// thread: at n = 1e8 that is 1.6 million blocks, and y = x1*x2 + B ran at 1.27 TB/s (block
-// scheduling bound) where a copy reaches 4 TB/s. Four elements per thread, m = n/4 apart so
-// that each of the four loads stays coalesced across a warp, cut the blocks fourfold (3.57
-// TB/s). Host spaces keep one contiguous element per index (strided access would defeat
-// their caches).
+// blocks as the smallest block with full occupancy, one element per thread: a large n makes
+// millions of small blocks, and the block scheduler, not memory, sets the pace. Four elements
+// per thread, m = n/4 apart so that each of the four loads stays coalesced across a warp, cut
+// the blocks fourfold (docs/design/elementwise.md). Host spaces keep one contiguous element
+// per index (strided access would defeat their caches).
 constexpr int elements_per_device_thread = 4;
 // The most elements a device thread holds in registers at once (the per_thread limit).
 constexpr int max_elements_in_flight = 8;
@@ -112,7 +111,7 @@ constexpr bool is_device_space() {
 // the count is a compile-time constant so that no guard splits the loads into separate
 // blocks. Only the last thread, whose fourth element may lie past n, goes one at a time.
 // Spread (below) at per_thread 4 and waves 0 has the same geometry with run-time guards, and
-// on an H200 y = x1*x2 + B took 402 us there at 1e8 floats against 285 us here (session 7).
+// measured clearly slower (docs/design/elementwise.md).
 template <class Body>
 struct ElementsApart {
   Body body;

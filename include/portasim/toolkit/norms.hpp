@@ -8,7 +8,8 @@
 // Sums in the view's scalar type, like NumPy's; no rescaling against overflow.
 // norm_2 and frobenius_norm (of a contiguous matrix, read in memory order) are the toolkit's
 // L2 reduction (reduction.hpp): on GPUs its one-kernel two-level form, which streams at
-// memory speed where Kokkos 3.4's RangePolicy parallel_reduce reaches a sixth of it.
+// memory speed where Kokkos 3.4's RangePolicy parallel_reduce reaches a small fraction of it
+// (docs/design/reductions.md).
 // (KokkosBlas::nrm2 would do for norm_2, but in Kokkos Kernels 3.4 it takes no instance.)
 
 #include <Kokkos_Core.hpp>

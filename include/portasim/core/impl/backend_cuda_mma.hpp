@@ -8,8 +8,9 @@
 
 namespace portasim::impl {
 
-// Available for the data-centre GPUs whose FP64 tensor cores run at twice the FP64 SIMT
-// rate (A100, H100/H200, B200). sm_86/89 would accept the instruction but run it slowly.
+// Available for the data-centre architectures whose FP64 tensor cores run at twice the FP64
+// SIMT rate (sm_80, sm_90, sm_100). sm_86/89 would accept the instruction but run it slowly
+// (docs/design/matmul.md).
 // Kokkos' architecture macros, not __CUDA_ARCH__, decide it, so that the host pass sees the
 // same constant as the device pass.
 #if defined(KOKKOS_ARCH_AMPERE80) || defined(KOKKOS_ARCH_HOPPER90) || defined(KOKKOS_ARCH_BLACKWELL100)

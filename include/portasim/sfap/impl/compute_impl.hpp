@@ -281,10 +281,11 @@ void project_batch(const ExecutionSpace& exec, const Source& source,
 }
 
 // Widest electrode block of a projection team. A device wants many small teams to fill its
-// SMs (blocks of 4: 200 x 25 in 4.0 ms on an H200, against 7.3 ms with one block of 32 per
-// fiber); a CPU core wants the opposite: the source of point k at time j is computed once per
-// block, and with blocks of 4 that evaluation was most of the single-thread time, so host
-// spaces take up to 32 electrodes per block (one block for the 25-electrode case).
+// SMs (with one block of 32 per fiber, a few hundred fibers left most of a GPU idle); a CPU
+// core wants the opposite: the source of point k at time j is computed once per block, and
+// with blocks of 4 that evaluation was most of the single-thread time, so host spaces take up
+// to 32 electrodes per block (one block for the 25-electrode case). Figures:
+// docs/design/sfap-projection.md.
 template <class ExecutionSpace>
 constexpr int max_electrode_block() {
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible ? 32 : 4;

@@ -1,8 +1,8 @@
 #pragma once
 // The kernels of a reduction along one axis (Reduction::along). With many outputs, one pass:
 // one work item per output walks the whole reduced axis. With few outputs that alone leaves
-// most of a GPU idle (on an H200, a (1e5, 1024) float array summed along axis 0 ran 1024
-// threads at 19 GB/s against a 4 TB/s copy), so the reduced axis is split into S segments:
+// most of a GPU idle (a thread per output, where the device holds hundreds of thousands of
+// threads: see docs/design/axis-reductions.md), so the reduced axis is split into S segments:
 //   pass 1: work item (output k, segment s) reduces its segment into partials[k * segments + s];
 //   pass 2: a team per output combines its S partials in a fixed order, post-maps, stores;
 //   the rows and columns forms do this in pass 1's kernel instead (the last team of an
@@ -66,22 +66,20 @@ inline constexpr int axis_loads_in_flight = 8;
 inline constexpr int axis_combine_loads_in_flight = 8;
 // The team of the one-pass team form (and of a forced AxisReduceShape::team): row piece /
 // (axis_loads_in_flight x axis_team_steps) threads, 32..256; the split rows form caps it at
-// axis_split_rows_team. Sized when a team took a whole 1024-float row, where one warp was
-// fastest on an H200 (97656 rows at 1e8 floats: 32 threads 199 us, 64 227, 128 343, 256
-// 720); the one-pass rows now go to AxisRowsVectorBody.
+// axis_split_rows_team. Sized when a team took a whole row, where the smallest team, one
+// warp, was fastest: a short row gives a larger team too little work per thread
+// (docs/design/axis-reductions.md); the one-pass rows now go to AxisRowsVectorBody.
 inline constexpr std::size_t axis_team_steps = 8;
-// The split aims at one wave (measured when it was a full wave of 4 loads at 32 registers):
-// on an H200 (axis_reduction_h200_s4.json, 1e8 floats) waves:1 took 126 us along axis 0 of
-// (n/1024, 1024) against 133 at 2 and 144 at 4, and 178 against 183 and 195 for 16 rows; 16
-// columns measured the same at all three.
+// The split aims at one wave: every thread of the grid resident at once, and no more teams
+// (each with its fixed work and its partial) than fill the device. More waves measured no
+// faster (docs/design/axis-reductions.md).
 inline constexpr int axis_default_waves = 1;
 inline constexpr std::size_t axis_min_elements_per_thread = 32;  // below: partials cost too much
 inline constexpr std::size_t axis_max_segments = 8192;  // pass 2 reads at most 32 per thread
 inline constexpr int axis_max_team = 256;
 inline constexpr int axis_min_device_team = 32;
-// The team of the split rows form: more, smaller teams per row. On an H200, 16 rows of
-// 6.25e6 floats took 107 us with 64-thread teams (264 segments a row), against 112 at 128,
-// 124 at 256 and 121 at 32 (reduction_axis_split/*/team:T, session 5).
+// The team of the split rows form: more, smaller teams per row. For a few long rows 64
+// threads measured faster than 32, 128 or 256 (docs/design/axis-reductions.md).
 inline constexpr int axis_split_rows_team = 64;
 
 // How one call runs: `segments` = 1 is the one-pass form; team: threads per work item of the
@@ -146,10 +144,8 @@ inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool ro
     s = static_cast<std::size_t>(shape.segments);
   } else if (outputs * static_cast<std::size_t>(plan.team) < wanted) {
     if (rows && device && shape.team == 0 && plan.team > axis_split_rows_team) plan.team = axis_split_rows_team;
-    // Rounded down: a grid one team past the wave runs that team in a second wave. On an
-    // H200, (n/1024, 1024) floats along axis 0 in 32 column groups of 17 segments (544 teams
-    // of 256 where a wave holds 528) took 17.7 us at 1e7 and 143 at 1e8, against 12.3 and
-    // 97.7 in 16 (session 9).
+    // Rounded down: a grid one team past the wave runs that team in a second wave, and the
+    // whole call waits for it (docs/design/axis-reductions.md).
     s = wanted / (outputs * static_cast<std::size_t>(plan.team));  // bound_segments: at least 1
     chosen = true;
   }
@@ -173,24 +169,20 @@ inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool ro
 inline constexpr std::size_t axis_max_column_outputs = 128;
 inline constexpr int axis_column_team = 256;
 // Groups of 32 columns (8 lanes per column) leave few enough segments for the last team of a
-// group to combine them (columns_split_folds). On an H200, (n/1024, 1024) floats along axis 0
-// in 32 groups of 16 segments took 12.3 us at 1e7 and 97.7 at 1e8, against 14.4-14.6 and 101
-// for the flat form and its combine kernel; groups of 64 or 128 columns, whose 33 or 66
-// segments go to the combine kernel, took 14.0-14.3 and 100; teams of 512 12.5-14.3 (session
-// 9, one call: split_s9/3_rounded_down/).
+// group to combine them (columns_split_folds), which saves the combine kernel's launch. Wider
+// groups are fewer, need more segments each to fill the wave, and so the combine kernel: they
+// measured slower, as did the flat form with its combine kernel
+// (docs/design/axis-reductions.md).
 inline constexpr std::size_t axis_column_group = 32;
-// The columns form aims at one wave. On an H200, (n/16, 16) floats along axis 0
-// (reduction_axis_split/*/waves:W, session 6, segments of whole lines): at 1e8 109 us at one
-// wave, 111 at two, 119 at four; at 1e7 16.0 us at one wave, 20.0 at two (1220 teams, the
-// most that axis_min_elements_per_thread allows: 1.16 waves). The flat form took 139 at 1e8.
+// The columns form aims at one wave, as the split does (axis_default_waves): with segments of
+// whole lines more waves measured no faster, and where axis_min_elements_per_thread caps the
+// teams a second wave is only partly filled (docs/design/axis-reductions.md).
 inline constexpr int axis_column_waves = 1;
 
 // With more than axis_max_column_outputs outputs, the columns form where the flat form would
-// split the axis (and so need the combine kernel); otherwise the flat form in one pass. On an
-// H200 (session 9, split_s9/5_many_outputs/), columns form against flat form: 256 columns 7.5
-// / 8.7 us at 1e6, 13.7-14.0 / 14.2 at 1e7, 100 / 103 at 1e8; 4096 columns 5.5-5.9 / 11.0,
-// 12.3 / 16.1, 98.4 / 102; 32768 columns 14.3 / 33.9 at 1e7 and 99.5 / 120 at 1e8, where the
-// flat form split, but 8.9 / 5.3 at 1e6 (30 rows), where it ran in one pass.
+// split the axis (and so need the combine kernel); otherwise the flat form in one pass, which
+// is the faster of the two when it needs no split: with a few rows of many columns the
+// columns form's lanes get only a handful of rows each (docs/design/axis-reductions.md).
 inline bool use_columns_form(int axis, bool first_index_fastest, std::size_t outputs, std::size_t length,
                              bool device, std::size_t concurrency, std::size_t acc_bytes,
                              const AxisReduceShape& shape) {
@@ -241,9 +233,8 @@ inline bool columns_split_folds(std::size_t outputs, const AxisPlan& plan, std::
 
 // The rows of a segment of the columns form: a multiple of 32 / gcd(outputs, 32) rows, so
 // that a segment holds a multiple of 32 elements and, with row-major data, starts on a
-// 128-byte line when the array does. Segments that started mid-line cost 40 %: on an H200,
-// (6.25e6, 16) floats in 1056 segments took 154 us with 5919 rows each (every other segment
-// starting mid-line) and 109 us with 5920 (session 6).
+// 128-byte line when the array does: in a segment that starts mid-line every warp load of
+// its team straddles two lines (docs/design/axis-reductions.md).
 inline std::size_t column_segment_length(std::size_t length, std::size_t segments, std::size_t outputs) {
   if (segments <= 1) return length;
   const std::size_t step = 32 / std::gcd(outputs, std::size_t{32});
@@ -252,10 +243,9 @@ inline std::size_t column_segment_length(std::size_t length, std::size_t segment
 
 // Whether a split rows form combines in its own kernel (AxisTeamBody) rather than in the
 // combine kernel: when its grid is one wave (the default plan's is), or a forced split's is
-// one segment more, and always on host backends. On an H200, (16, n/16) floats at
-// the default plan (264 segments of 64 threads a row): 15.7 -> 14.8 us at 1e7, 108.2 -> 106.6
-// at 1e8 (session 7). Beyond one wave a team waiting on its counter holds back the next wave:
-// 1024 segments a row took 27.6 us at 1e7 folded against 22.9 with the combine kernel.
+// one segment more, and always on host backends. Within one wave the fold saves the combine
+// kernel's launch; beyond it a team waiting on its counter holds back the next wave, and the
+// combine kernel is faster (docs/design/axis-reductions.md).
 inline bool rows_split_folds(std::size_t outputs, std::size_t segments, int team, bool device,
                              std::size_t concurrency) {
   return segments > 1 &&
@@ -329,8 +319,8 @@ KOKKOS_FORCEINLINE_FUNCTION void segment_range(std::size_t s, std::size_t segmen
 // row's flat element number k * length + j is a multiple of 32, the first one at the row's
 // start and the last ending at its end; later ones may be empty. With dense float rows every
 // warp load of a segment then reads one aligned 128-byte line: with segments cut at multiples
-// of the length, rows 25e6 bytes apart made every load straddle two lines (16 rows of 6.25e6
-// floats on an H200: 65 % of copy bandwidth).
+// of the length, rows whose length is not a multiple of 32 made every load straddle two lines
+// (docs/design/axis-reductions.md).
 KOKKOS_FORCEINLINE_FUNCTION void row_segment_range(std::size_t k, std::size_t s, std::size_t segments,
                                                    std::size_t segment_length, std::size_t length,
                                                    std::size_t& begin, std::size_t& end) {
@@ -373,8 +363,7 @@ struct AxisOperands {
   }
   // Where output k's partial of segment s lives in the partials block. Output-major, so that
   // pass 2 reads each output's partials as one contiguous piece: with s * outputs + k its
-  // loads were `outputs` apart, and (n/1024, 1024) floats along axis 0 took 17.9 us at 1e7 on
-  // an H200 against 16.7 now, 107.8 us at 1e8 against 106.2 (session 6).
+  // loads were `outputs` apart, a line each with many outputs (docs/design/axis-reductions.md).
   KOKKOS_FORCEINLINE_FUNCTION std::size_t slot(std::size_t k, std::size_t s) const { return k * segments + s; }
   // Output k's value of segment s: post-mapped into out when there are no partials (one
   // pass), else into its slot.
@@ -399,7 +388,7 @@ struct AxisOperands {
 // Pass 1 of the flat form (or the whole of it when partials is null): thread t takes output
 // k = t % outputs and the contiguous segment s = t / outputs of its axis. (Interleaved
 // segments, thread (k, s) taking elements s, s + segments, ..., so that a warp reads one
-// contiguous piece per load, measured no faster on an H200.)
+// contiguous piece per load, measured no faster.)
 template <class Out, class Element, class Combine, class Post, class Acc>
 struct AxisFlatBody {
   AxisOperands<Out, Element, Combine, Post, Acc> ops;
@@ -408,11 +397,10 @@ struct AxisFlatBody {
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t t) const {
     const std::size_t k = t % ops.outputs, s = t / ops.outputs;
-    // This order (origin, range, sum, store with the indices kept) ran at 95 % of copy
-    // bandwidth for the first axis of (n/1024, 1024) floats and 73 % for (n/16, 16) on an
-    // H200. The same kernel with the origin derived after the range and the output indices
-    // derived again for the store (as the team forms do) ran at 84 % and 51 %, with the
-    // same PTX loop.
+    // This order (origin, range, sum, store with the indices kept) is the measured one: the
+    // same kernel with the origin derived after the range and the output indices derived
+    // again for the store (as the team forms do) ran clearly slower, with the same PTX loop
+    // (docs/design/axis-reductions.md).
     std::size_t i0, i1, i2, o0, o1, o2;
     ops.geometry.origin(k, i0, i1, i2, o0, o1, o2);
     std::size_t begin, end;
@@ -492,15 +480,13 @@ struct AxisTeamBody {
 // The one-pass rows form with several rows per team: team thread t of team l reduces rows
 // k = (l + q * league) * rows_per_team + t over its vector lanes (a warp on CUDA), lane v
 // taking elements v, v + V, ... with axis_row_loads of them loaded before any is combined.
-// A team per row left each block a few microseconds of work, and block scheduling set the
-// pace (a 1024-float row per 32-thread team: 2.0 TB/s of a 4 TB/s copy on an H200); devices
-// get one wave of teams that walk the rows. Host backends have one lane and one thread per
-// team, and a team per row.
+// A team per row left each block little work, and block scheduling, not memory, set the
+// pace; devices get one wave of teams that walk the rows. Host backends have one lane and one
+// thread per team, and a team per row.
 // Held to 32 registers (a full wave of 4 loads, unlike the split kernels' half wave of 8:
-// half a wave of 4 took it from 103 to 131 us at 1e8 on an H200, session 8), so that the
-// wave of teams is resident at once (at 40 registers, a 1056-team grid ran in 1.33 waves:
-// 131 us for (n/1024, 1024) floats, against 105 us at 50); 4 loads per lane keep it nearly
-// free of spills.
+// this kernel never splits, and half a wave of 4 loads measured slower), so that the wave of
+// teams is resident at once (at more registers part of the grid ran in a second wave); 4
+// loads per lane keep it nearly free of spills. Figures: docs/design/axis-reductions.md.
 inline constexpr int axis_row_loads = 4;
 
 template <class Exec, class Out, class Element, class Combine, class Post, class Acc>
@@ -546,8 +532,8 @@ struct AxisRowsVectorBody {
 // r takes output k = g * columns + r % columns and rows r / columns, r / columns + L, ... of
 // the block. A warp's loads are then consecutive addresses of row-major data, as in the
 // whole-array kernel; the flat form gave each thread one output, and with 16 columns a warp
-// read two 64-byte pieces of different segments per load (72 % of copy bandwidth on an
-// H200). The L lanes of a column are combined in a tree in team scratch memory (a fixed
+// read two 64-byte pieces of different segments per load (docs/design/axis-reductions.md).
+// The L lanes of a column are combined in a tree in team scratch memory (a fixed
 // order). With counters, each team writes its partials and counts itself done on its group's
 // counter; the last team of a group combines the group's partials the same way (lanes over
 // segments, then the tree) and stores them, in place of the combine kernel.

@@ -10,8 +10,8 @@
 // is the bytes in flight per multiprocessor, and that every thread of the grid is resident
 // at once: the kernels that walk such ranges either hold 4 loads at 32 registers over all of
 // exec.concurrency() (OneWaveLaunchBounds) or 8 loads at 64 registers over half of it
-// (HalfWaveLaunchBounds). A grid sized for the whole of it at 56 registers ran at 75-79 % of
-// copy bandwidth on an H200: half of it was resident.
+// (HalfWaveLaunchBounds). A grid sized for the whole of it at 56 registers has only half of
+// it resident, and the rest runs as a second wave (docs/design/reductions.md).
 
 #include <Kokkos_Core.hpp>
 
@@ -29,12 +29,11 @@ using OneWaveLaunchBounds = Kokkos::LaunchBounds<1024, 2>;
 // The kernels that split a reduction (the whole-array kernel, pass 1 along an axis) keep 8
 // loads in flight per thread with up to 64 registers, none spilled, and aim at half of
 // exec.concurrency(): the 1024 threads per multiprocessor that fit at 64 registers, with as
-// many bytes in flight as a full wave of 4 loads. At 1e7 floats a thread of a full wave had
-// only ~9 chunks of 4 loads, and each team's fixed work (its indices, its team's combine,
-// its count) set the pace. On an H200 with the same sums (session 8): 16 rows 15.0 ->
-// 12.5 us, 16 columns 15.3 -> 13.3, (n/1024, 1024) along axis 0 16.1 -> 14.7, the whole
-// array 13.8 -> 11.9; at 1e8 102-104 -> 100-102. Half a wave of 4 loads lost at 1e8 (118-121
-// us), as did a full wave of 8 loads at 1e7.
+// many bytes in flight as a full wave of 4 loads, and half as many threads to pay each
+// team's fixed work (its indices, its team's combine, its count), which sets the pace where a
+// thread of a full wave has only a few chunks to load. Half a wave of 4 loads (half the bytes
+// in flight) and a full wave of 8 loads (as many threads) both measured slower
+// (docs/design/reductions.md).
 using HalfWaveLaunchBounds = Kokkos::LaunchBounds<1024, 1>;
 inline constexpr std::size_t half_wave_divisor = 2;
 

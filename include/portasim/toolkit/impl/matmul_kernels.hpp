@@ -56,10 +56,10 @@ struct TileShape {
 };
 
 // GPU: 256 threads with 8 x 8 accumulators each (the classic SIMT GEMM shape: 64 FMAs per
-// 16 scratch loads). ptxas (sm_90): 234 registers in double (128 of them accumulators),
-// 137 in float, no spills; one team per SM either way. (Two float teams per SM, capped at
-// 128 registers, spill a little.) 56 % of the H200's FP64 SIMT peak (18.7 TFLOP/s at
-// 8192^2): double goes to the tensor cores where the backend has them (TiledMatmulMma).
+// 16 scratch loads), one team per SM, without spills in float or double (two float teams per
+// SM, capped at 128 registers, spill). Double goes to the tensor cores where the backend has
+// them (TiledMatmulMma): the SIMT kernel stays well below their rate. Register counts and
+// rates: docs/design/matmul.md.
 // Host: one thread a team, a 64 x 64 block of C that the compiler vectorizes along its
 // rows, panels that stay in L1.
 template <class Exec>
@@ -84,17 +84,17 @@ struct MmaTileShape {
   static_assert(BM % (8 * WarpsM) == 0 && BN % (8 * WarpsN) == 0 && BK % 4 == 0, "MMA tiles must fit the team tile");
 };
 // Large: 128 x 128 x 16, 2 x 4 warps of 64 x 32 (32 MMAs per 12 fragment loads; 64
-// accumulators a thread, one team per SM, 37 KiB of scratch; ptxas, sm_90: 255 registers,
-// 24 bytes spilled). Narrow: 128 x 64 x 16 with 2 x 2 warps of the same 64 x 32, two teams
-// of 128 threads per SM, so that one team computes while the other waits at a barrier (a
-// third more global loads per flop; ptxas: 255 registers, 96 bytes spilled). Small: 64 x 64
-// x 16 with 2 x 2 warps of 32 x 32, three teams per SM (registers capped at 168; twice the
-// global loads per flop of Large).
+// accumulators a thread, one team per SM, 37 KiB of scratch; at the register limit, with a
+// small spill). Narrow: 128 x 64 x 16 with 2 x 2 warps of the same 64 x 32, two teams of 128
+// threads per SM, so that one team computes while the other waits at a barrier (a third more
+// global loads per flop; also at the register limit, with a spill). Small: 64 x 64 x 16 with
+// 2 x 2 warps of 32 x 32, three teams per SM (registers capped at 168; twice the global loads
+// per flop of Large).
 using MmaTileShapeLarge = MmaTileShape<128, 128, 16, 2, 4>;
 using MmaTileShapeNarrow = MmaTileShape<128, 64, 16, 2, 2, 2>;
 using MmaTileShapeSmall = MmaTileShape<64, 64, 16, 2, 2, 3>;
-// The default is the fastest on an H200 (float64, 8192^2: Small 27.2, Large 23.4, Narrow
-// 21.6 TFLOP/s; cuBLAS 62.6): three teams per SM hide the barriers better than one big one.
+// The default is the one measured fastest (docs/design/matmul.md): three teams per SM hide
+// the barriers better than one big one.
 using MmaTileShapeDefault = MmaTileShapeSmall;
 
 // Element e of a BO x BK operand panel in global memory order (BO runs along the rows of A

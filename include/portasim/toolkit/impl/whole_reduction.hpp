@@ -1,6 +1,6 @@
 #pragma once
 // The device kernel of a whole-array reduction, in one launch (Kokkos 3.4's RangePolicy
-// parallel_reduce reaches only 677 GB/s of an H200's 4 TB/s at 1e8 floats):
+// parallel_reduce reaches a small fraction of copy bandwidth: docs/design/reductions.md):
 //   1. a grid of teams that the device holds at once (one wave of HalfWaveLaunchBounds) splits
 //      the elements into equal contiguous shares, one per team; a team walks its share in
 //      chunks of team * per_thread, each thread taking per_thread elements a team-width apart
@@ -12,9 +12,9 @@
 //      rank-0 result, and resets the counter for the next reduction on the stream.
 // One wave and equal shares matter at n ~ 1e7, where each team has only a few chunks: with
 // a grid-stride walk some teams took one chunk more than others, and with a grid larger
-// than the device holds, the teams of a partial second wave ran alone at the end (1e7
-// floats on an H200: 15.6 us so, 13.6 us now; at 1e8 a grid-stride walk over whole rounds
-// with equal shares of the rest measured the same as equal shares alone).
+// than the device holds, the teams of a partial second wave ran alone at the end (a
+// grid-stride walk over whole rounds with equal shares of the rest measured no better than
+// equal shares alone; figures in docs/design/reductions.md).
 // Accuracy: a thread sums each chunk of per_thread elements in a tree and the chunk sums in
 // ~n / (teams * team * per_thread) steps, then threads and teams in trees: pairwise-like,
 // far better than one running sum.
