@@ -7,13 +7,12 @@ errors), PREFIX_singular_values.png (the SVD's spectrum, when the run had one) a
 PREFIX_timings.png (device time per call of every example: mean with std, min; rates).
 Uses Debian's python3-h5py and python3-matplotlib (run it with /usr/bin/python3).
 """
-import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import plot_run  # noqa: E402  (matplotlib without a display)
-import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+import plotting  # noqa: E402  (matplotlib without a display)
+from plotting import plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 
@@ -44,9 +43,7 @@ def plot_softplus(f, out, where):
     for ax in (left, right):
         ax.grid(alpha=0.3, which="both")
     fig.suptitle(f"softplus over [{x[0]:g}, {x[-1]:g}], {where}")
-    fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
+    plotting.save(fig, out)
 
 
 def plot_singular_values(f, out, where):
@@ -67,9 +64,7 @@ def plot_singular_values(f, out, where):
     ax.title.set_fontsize(9)
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
+    plotting.save(fig, out)
 
 
 def plot_timings(f, out, where):
@@ -96,34 +91,26 @@ def plot_timings(f, out, where):
     ax.set_title(f"portasim toolkit examples, {where} ({count} timed calls each)", fontsize=9)
     ax.grid(alpha=0.3, axis="x", which="both")
     ax.legend(fontsize=8, loc="lower right")
-    fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
+    plotting.save(fig, out)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = plotting.parser(__doc__)
     parser.add_argument("run", help="HDF5 file written by portasim toolkit")
     parser.add_argument("--output-prefix", help="default: the input path without .h5")
     args = parser.parse_args()
-    prefix = plot_run.output_prefix(args.run, args.output_prefix)
-    f = plot_run.open_run(args.run, "plot_toolkit")
-    wrote = []
+    prefix = plotting.output_prefix(args.run, args.output_prefix)
+    f = plotting.open_h5(args.run)
     with f:
         if f.attrs.get("generator") != "portasim toolkit":
-            sys.exit(f"plot_toolkit: '{args.run}' was not written by portasim toolkit")
+            plotting.fail(f"'{args.run}' was not written by portasim toolkit")
         where = f"{f.attrs['precision']} on {f.attrs['backend']}"
         if "softplus" in f:
             plot_softplus(f, prefix + "_softplus.png", where)
-            wrote.append(prefix + "_softplus.png")
         if "svd/singular_values" in f:
             plot_singular_values(f, prefix + "_singular_values.png", where)
-            wrote.append(prefix + "_singular_values.png")
         if "timings" in f:
             plot_timings(f, prefix + "_timings.png", where)
-            wrote.append(prefix + "_timings.png")
-    for path in wrote:
-        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ echo "== hh: f-I sweep of 200 neurons over 0..20 uA/cm^2, 200 ms, V every 10 ste
 echo "== life: 256 x 256 torus, 200 generations in chunks of 50, .npy chunk files and HDF5" >&2
 "$portasim" life --width 256 --height 256 --steps 200 --chunk-size 50 --seed 42 --output "$out/life.npy"
 "$portasim" life --width 256 --height 256 --steps 200 --chunk-size 50 --seed 42 --engine bits --output "$out/life.h5"
-/usr/bin/python3 scripts/render_life.py "$out/life.h5" --output "$out/life"
+/usr/bin/python3 scripts/render_life.py "$out/life.h5" --prefix "$out/life"
 
 echo "== toolkit: elementwise, softplus, L2 norms, matmul three ways, trace, SVD; checked and timed" >&2
 "$portasim" toolkit --n 1000000 --rows 500 --cols 400 --matrix-n 256 --svd-n 200 --repeat 10 --output "$out/toolkit.h5"

@@ -7,18 +7,17 @@ usage: perf/hh/plot_bench_hh.py --output hh_throughput.png BENCH.json [BENCH.jso
 BENCH.json: Google Benchmark JSON from portasim_bench_hh (--benchmark_out=...).
 hh_cupy.jsonl: the JSON lines printed by shared/peers/hh_cupy.py.
 """
-import argparse
 import collections
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-import bench_plot  # noqa: E402
-from bench_plot import plt  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "scripts"))
+import plotting  # noqa: E402  (matplotlib without a display)
+from plotting import plt  # noqa: E402
 
 
 def main():
-    parser = argparse.ArgumentParser()
+    parser = plotting.parser(__doc__)
     parser.add_argument("bench", nargs="+")
     parser.add_argument("--peer")
     parser.add_argument("--output", required=True)
@@ -26,27 +25,27 @@ def main():
 
     fig, axis = plt.subplots(figsize=(8, 5))
     for path in args.bench:
-        data = bench_plot.load(path)
-        where = bench_plot.where_of(data.get("context", {}))
+        data = plotting.load_json(path)
+        where = plotting.where_of(data.get("context", {}))
         lines = collections.defaultdict(list)
-        for b in bench_plot.iterations(data):
+        for b in plotting.iterations(data):
             if "neuron_steps_per_s" not in b:
                 continue
             family = b["name"].split("/neurons:")[0].replace("BM_hh_rk4/", "")
             lines[family].append((b["neurons"], b["neuron_steps_per_s"]))
         for family, points in sorted(lines.items()):
             points.sort()
-            axis.plot(*zip(*points), "o-", ms=3, label=f"portasim {family} ({where})")
+            axis.plot(*zip(*points), **plotting.PORTASIM_LINE, label=f"portasim {family} ({where})")
     if args.peer:
         per_step, fused = [], []
-        for r in bench_plot.load_peer(args.peer):
+        for r in plotting.load_peer(args.peer):
             per_step.append((r["batch"], r["per_step_neuron_steps_per_s"]))
             fused.append((r["batch"], r["fused_neuron_steps_per_s"]))
         if per_step:
-            axis.plot(*zip(*sorted(per_step)), "s--", ms=3, label="CuPy one launch per step")
-            axis.plot(*zip(*sorted(fused)), "s--", ms=3, label="CuPy all steps fused")
-    bench_plot.log_axes(axis, "neurons", "neuron-steps / s", "Batched Hodgkin-Huxley, RK4, T = 50 ms, dt = 0.01 ms")
-    bench_plot.save(fig, args.output, dpi=110)
+            axis.plot(*zip(*sorted(per_step)), **plotting.PEER_LINE, label="CuPy one launch per step")
+            axis.plot(*zip(*sorted(fused)), **plotting.PEER_LINE, label="CuPy all steps fused")
+    plotting.log_axes(axis, "neurons", "neuron-steps / s", "Batched Hodgkin-Huxley, RK4, T = 50 ms, dt = 0.01 ms")
+    plotting.save(fig, args.output)
 
 
 if __name__ == "__main__":

@@ -3,26 +3,18 @@
 
 Usage: perf/sfap/plot_bench_sfap.py RESULT.json [MORE.json ...] [--output sfap_dz_sweep.png]
 (JSON from `portasim_bench_sfap --benchmark_out=RESULT.json`). Each file is one curve, labelled
-with its backend/host from the benchmark context; the 200 x 25 and whole-muscle cases are
+with its backend and device (or thread count) from the benchmark context; the 200 x 25 and whole-muscle cases are
 printed as a table. Uses Debian's /usr/bin/python3 with matplotlib.
 """
 import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-import bench_plot  # noqa: E402
-from bench_plot import plt  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "scripts"))
+import plotting  # noqa: E402  (matplotlib without a display)
+from plotting import plt  # noqa: E402
 
-seconds = bench_plot.seconds
-
-
-def label_of(data, path):
-    ctx = data.get("context", {})
-    parts = [ctx.get(k) for k in ("default_backend", "device", "host_name") if ctx.get(k)]
-    if ctx.get("OMP_NUM_THREADS"):
-        parts.append(f"OMP_NUM_THREADS={ctx['OMP_NUM_THREADS']}")
-    return " / ".join(parts) if parts else path
+seconds = plotting.seconds
 
 
 def main():
@@ -32,11 +24,12 @@ def main():
     args = ap.parse_args()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for path in args.json:
-        data = bench_plot.load(path)
-        rows = bench_plot.iterations(data)
+        data = plotting.load_json(path)
+        rows = plotting.iterations(data)
         sweep = sorted((b["dz_mm"], seconds(b)) for b in rows if b["name"].startswith("BM_dz_sweep"))
         if sweep:
-            ax.loglog([d for d, _ in sweep], [t for _, t in sweep], "o-", label=label_of(data, path))
+            ax.loglog([d for d, _ in sweep], [t for _, t in sweep], **plotting.PORTASIM_LINE,
+                      label="portasim " + plotting.where_of(data.get("context", {})))
         for b in rows:
             if not b["name"].startswith("BM_dz_sweep"):
                 print(f"{path}: {b['name']}: {seconds(b):.4g} s, {b.get('fibers_per_s', float('nan')):.4g} fibers/s, "
@@ -49,7 +42,7 @@ def main():
     ax.invert_xaxis()
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
-    bench_plot.save(fig, args.output, dpi=120)
+    plotting.save(fig, args.output, dpi=120)
     return 0
 
 

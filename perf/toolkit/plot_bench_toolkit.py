@@ -22,16 +22,15 @@ add a row for a new peer figure).
 usage: perf/toolkit/plot_bench_toolkit.py --outdir DIR BENCH.json [BENCH.json ...]
                                           [--peer blas_cupy.jsonl] [--peer axis_cupy.jsonl]
 """
-import argparse
 import collections
 import math
 import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-import bench_plot  # noqa: E402
-from bench_plot import plt  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "scripts"))
+import plotting  # noqa: E402  (matplotlib without a display)
+from plotting import plt  # noqa: E402
 
 # Argument names that give a benchmark's size (its x axis), in order of preference.
 SIZE_KEYS = ("n", "size", "N", "m", "dim", "bytes", "KiB", "MiB", "copy_MiB", "elements")
@@ -69,7 +68,7 @@ PEER_SERIES = [
 
 def parse_name(name):
     """family, variant, size key, size of a benchmark name ('BM_' and '/manual_time' go)."""
-    return bench_plot.parse_name(name, SIZE_KEYS)
+    return plotting.parse_name(name, SIZE_KEYS)
 
 
 def is_memory_row(b):
@@ -81,11 +80,11 @@ def load(paths):
     data = collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
     size_keys = {}
     for path in paths:
-        doc = bench_plot.load(path)
-        where = bench_plot.where_of(doc.get("context", {}))
+        doc = plotting.load_json(path)
+        where = plotting.where_of(doc.get("context", {}))
         if len(paths) > 1:
             where += f" [{os.path.basename(path)}]"
-        for b in bench_plot.iterations(doc):
+        for b in plotting.iterations(doc):
             if is_memory_row(b):
                 continue
             family, variant, size_key, size = parse_name(b["name"])
@@ -137,9 +136,9 @@ def plot_family_lines(family, series, size_key, peer_rows, outdir):
         for (variant, where), s in sorted(series.items()):
             if counter in s:
                 points = sorted(s[counter])
-                axis.plot(*zip(*points), "o-", ms=3, label=f"{variant} ({where})")
+                axis.plot(*zip(*points), **plotting.PORTASIM_LINE, label=f"{variant} ({where})")
         for label, points in peer_lines(peer_rows, family, counter, size_key):
-            axis.plot(*zip(*points), "s--", ms=3, color="black", alpha=0.6, label=label)
+            axis.plot(*zip(*points), **plotting.PEER_LINE, color="black", alpha=0.6, label=label)
         axis.set_xscale("log")
         axis.set_yscale("log")
         axis.set_xlabel(size_key)
@@ -149,7 +148,7 @@ def plot_family_lines(family, series, size_key, peer_rows, outdir):
     for axis in list(axes.flat)[len(counters):]:
         axis.set_visible(False)
     fig.suptitle(f"portasim toolkit: {family}")
-    return bench_plot.save(fig, os.path.join(outdir, f"{family}.png"), dpi=110)
+    return plotting.save(fig, os.path.join(outdir, f"{family}.png"))
 
 
 def plot_family_sweep(family, series, size_key, peer_rows, outdir):
@@ -174,13 +173,13 @@ def plot_family_sweep(family, series, size_key, peer_rows, outdir):
             axis.legend(fontsize=6)
     size_text = ", ".join(f"{x:g}" for x in sorted({p[0] for s in series.values() for c in s.values() for p in c}))
     fig.suptitle(f"portasim toolkit: {family} ({size_key} = {size_text})")
-    return bench_plot.save(fig, os.path.join(outdir, f"{family}_sweep.png"), dpi=110)
+    return plotting.save(fig, os.path.join(outdir, f"{family}_sweep.png"))
 
 
 def memory_series(rows, x_key, y_key):
     out = {}
     for b in rows:
-        out.setdefault(bench_plot.family_of(b["name"]), []).append((b[x_key], b[y_key]))
+        out.setdefault(plotting.family_of(b["name"]), []).append((b[x_key], b[y_key]))
     return {k: sorted(v) for k, v in out.items()}
 
 
@@ -188,8 +187,8 @@ def plot_memory(paths, outdir):
     """toolkit_memory.png from the transfer and allocation rows of the files, if any."""
     transfers, pool, contexts = [], [], {}
     for path in paths:
-        doc = bench_plot.load(path)
-        rows = bench_plot.iterations(doc)
+        doc = plotting.load_json(path)
+        rows = plotting.iterations(doc)
         moved = [b for b in rows if TRANSFER_FAMILY.match(b["name"])]
         allocated = [b for b in rows if ALLOCATION_COUNTER in b]
         transfers += moved
@@ -221,11 +220,11 @@ def plot_memory(paths, outdir):
         ax.legend(fontsize=8)
     devices = [v for k, v in context.items() if k.startswith("device_")]
     fig.suptitle(" / ".join([context.get("default_backend", "")] + devices))
-    return bench_plot.save(fig, os.path.join(outdir, "toolkit_memory.png"), dpi=120)
+    return plotting.save(fig, os.path.join(outdir, "toolkit_memory.png"), dpi=120)
 
 
 def main():
-    parser = argparse.ArgumentParser()
+    parser = plotting.parser(__doc__)
     parser.add_argument("bench", nargs="+", help="Google Benchmark JSON files")
     parser.add_argument("--peer", action="append", default=[],
                         help="JSON lines of shared/peers/blas_cupy.py or perf/toolkit/axis_cupy.py (repeatable)")
@@ -233,7 +232,7 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     data, size_keys = load(args.bench)
-    peer_rows = [row for path in args.peer for row in bench_plot.load_peer(path)]
+    peer_rows = [row for path in args.peer for row in plotting.load_peer(path)]
     for family, series in sorted(data.items()):
         sizes_per_variant = [len({p[0] for c in s.values() for p in c}) for s in series.values()]
         if max(sizes_per_variant) > 1:
