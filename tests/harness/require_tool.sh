@@ -47,7 +47,7 @@ require_tool() {
 
 # have_h5py [WHAT]: Debian's Python with h5py and NumPy (the project's Python, /usr/bin/python3).
 have_h5py() {
-  need_tool "h5py and NumPy for /usr/bin/python3 (Debian's python3-h5py)" "${1:-an HDF5 check}" \
+  need_tool "Debian's python3-h5py (h5py and NumPy for /usr/bin/python3)" "${1:-an HDF5 check}" \
     /usr/bin/python3 -c "import h5py, numpy"
 }
 
