@@ -18,7 +18,9 @@ failures=0 checks=0 bad_inputs=0 faults=0 data_lost=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 check() { checks=$((checks + 1)); }
 lost() { echo "DATA LOST: $*"; data_lost=$((data_lost + 1)); failures=$((failures + 1)); }
-have_h5py() { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import h5py" 2>/dev/null; }
+# need_tool, require_tool, have_h5py: a tool the bootstrap installs is missing -> FAIL in CI,
+# a skip that says why elsewhere.
+source "$(dirname "${BASH_SOURCE[0]}")/harness/require_tool.sh"
 # Readers look at files that a running portasim holds open (HDF5 1.10 locks them).
 py() { HDF5_USE_FILE_LOCKING=FALSE /usr/bin/python3 "$@"; }
 

@@ -9,12 +9,27 @@ kept as total_time_s), SFAP the computation (slowest rank). Strong: the problem 
 on R ranks, speedup t1/tR, efficiency speedup/R. Weak: R times the problem on R ranks,
 efficiency t1/tR (speedup = R * efficiency: work rate over one rank's).
 
+Each run is one command line: LAUNCHER -n R [RANK_WRAPPER] PORTASIM MODULE ARGS, where
+LAUNCHER is --launcher (alias --mpirun; default "mpirun --oversubscribe", on Slurm e.g.
+"srun --kill-on-bad-exit=1") and RANK_WRAPPER an optional per-rank program such as
+perf/scale/slurm/bind_gpu.sh. --dry-run prints these command lines, one per point of the
+sweep (each would run --repeat times), and runs and writes nothing.
+
 usage: run_scaling.py --make-sfap-inputs DIR [--preset gpu] [--ranks 1,2]   (needs h5py)
-       run_scaling.py --portasim BIN [--mpirun "mpirun --oversubscribe"] [--ranks 1,2,4]
-                      [--modules hh,life,sfap] [--modes strong,weak] [--preset cpu|gpu]
-                      [--sfap-base FILE.h5] [--repeat 2] [--out scaling.json] [--work DIR]
+       run_scaling.py --portasim BIN [--launcher "mpirun --oversubscribe"] [--rank-wrapper PROG]
+                      [--ranks 1,2,4] [--modules hh,life,sfap] [--modes strong,weak]
+                      [--preset cpu|gpu] [--sfap-base FILE.h5] [--repeat 2]
+                      [--out scaling.json] [--work DIR] [--dry-run]
 """
 import argparse, datetime, json, os, platform, re, shlex, subprocess, sys, tempfile
+
+MODULES = ("hh", "life", "sfap")
+MODES = ("strong", "weak")
+# The SFAP bench file lives beside the repository (../shared, as for the benchmarks), not
+# beside the working directory; PORTASIM_SFAP_REFERENCE_DIR overrides the folder.
+REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+SFAP_REFERENCE_DIR = os.environ.get("PORTASIM_SFAP_REFERENCE_DIR") or os.path.normpath(
+    os.path.join(REPO, "..", "shared", "reference", "sfap"))
 
 PRESETS = {
     "smoke": {"hh": {"neurons": 2000, "t_ms": 20}, "life": {"side": 256, "steps": 20},
@@ -58,16 +73,26 @@ def measure(module, text):
     return total, total
 
 
+def comma_list(text, allowed, what, ap):
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    bad = [x for x in items if x not in allowed]
+    if not items or bad:
+        ap.error(f"--{what}: {','.join(bad) or 'nothing'} given; expected a comma list of {', '.join(allowed)}")
+    return items
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--portasim")
-    ap.add_argument("--mpirun", default="mpirun --oversubscribe")
-    ap.add_argument("--ranks", default="1,2,4")
+    ap.add_argument("--launcher", "--mpirun", dest="launcher", default="mpirun --oversubscribe",
+                    help="command that starts R ranks as LAUNCHER -n R ... (mpirun, mpiexec or srun with options)")
+    ap.add_argument("--rank-wrapper", default="",
+                    help="program each rank runs portasim through (e.g. perf/scale/slurm/bind_gpu.sh)")
+    ap.add_argument("--ranks", default="1,2,4", help="rank counts, comma-separated")
     ap.add_argument("--modules", default="hh,life,sfap")
     ap.add_argument("--modes", default="strong,weak")
     ap.add_argument("--preset", default="cpu", choices=sorted(PRESETS))
-    ap.add_argument("--sfap-base", default=os.environ.get("PORTASIM_SFAP_REFERENCE_DIR", "../shared/reference/sfap")
-                    + "/bench_200f_25e_dz0p1.h5")
+    ap.add_argument("--sfap-base", default=os.path.join(SFAP_REFERENCE_DIR, "bench_200f_25e_dz0p1.h5"))
     ap.add_argument("--sfap-input-dir", help="pre-made SFAP inputs sfap_<F>f.h5 (where h5py is missing)")
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--out", default="scaling.json")
@@ -75,8 +100,19 @@ def main():
     ap.add_argument("--extra", default="", help="extra arguments for every portasim command")
     ap.add_argument("--make-sfap-inputs", metavar="DIR",
                     help="only write the SFAP inputs of the preset and ranks into DIR (for machines without h5py)")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="print the command line of each point of the sweep; run nothing, write nothing")
     a = ap.parse_args()
-    ranks = [int(r) for r in a.ranks.split(",")]
+    try:
+        ranks = [int(r) for r in a.ranks.replace(" ", ",").split(",") if r]
+    except ValueError:
+        ap.error(f"--ranks: '{a.ranks}' is not a comma list of rank counts")
+    if not ranks or min(ranks) < 1:
+        ap.error(f"--ranks: '{a.ranks}': rank counts must be >= 1")
+    modules = comma_list(a.modules, MODULES, "modules", ap)
+    modes = comma_list(a.modes, MODES, "modes", ap)
+    if a.repeat < 1:
+        ap.error("--repeat must be >= 1")
     sizes = PRESETS[a.preset]
     if a.make_sfap_inputs:
         os.makedirs(a.make_sfap_inputs, exist_ok=True)
@@ -85,39 +121,61 @@ def main():
             print(f"wrote {a.make_sfap_inputs}/sfap_{fibers}f.h5")
         return
     if not a.portasim:
-        sys.exit("--portasim is required")
-    work = a.work or tempfile.mkdtemp(prefix="portasim_scaling_")
-    os.makedirs(work, exist_ok=True)
+        ap.error("--portasim is required")
+    portasim = os.path.abspath(a.portasim)
+    if not (os.path.isfile(portasim) and os.access(portasim, os.X_OK)):
+        if not a.dry_run:
+            sys.exit(f"run_scaling.py: {portasim} is not an executable portasim")
+        print(f"run_scaling.py: note: {portasim} is not an executable (yet)", file=sys.stderr)
+    if a.dry_run:  # the folder a real run would create
+        work = os.path.abspath(a.work or os.path.join(tempfile.gettempdir(), "portasim_scaling_XXXXXXXX"))
+    else:
+        work = os.path.abspath(a.work or tempfile.mkdtemp(prefix="portasim_scaling_"))
+        os.makedirs(work, exist_ok=True)
     env = dict(os.environ)
     env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
     env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-    portasim = os.path.abspath(a.portasim)
+    wrapper = shlex.quote(os.path.abspath(a.rank_wrapper)) + " " if a.rank_wrapper else ""
+
+    noted = set()
+
+    def out(name):
+        return shlex.quote(os.path.join(work, name))
 
     def command(module, scale):
         s = sizes[module]
         if module == "hh":
             n = s["neurons"] * scale
             return n, "neurons", (f"hh --neurons {n} --t-ms {s['t_ms']} --dt-ms 0.01 --amplitude 0:20 "
-                                  f"--record spikes --output {work}/hh.h5")
+                                  f"--record spikes --output {out('hh.h5')}")
         if module == "life":
             side, steps = s["side"], s["steps"]
             # Rows scale with the ranks (row blocks); only generations 0 and `steps` are written.
             return side * side * scale, "cells", (f"life --width {side} --height {side * scale} --steps {steps} "
                                                   f"--chunk-size {steps} --every {steps} --packed --seed 1 --density 0.3 "
-                                                  f"--format h5 --output {work}/life.h5")
+                                                  f"--format h5 --output {out('life.h5')}")
         fibers = s["fibers"] * scale
         path = os.path.abspath(os.path.join(a.sfap_input_dir or work, f"sfap_{fibers}f.h5"))
         if not os.path.exists(path):
-            make_sfap_input(a.sfap_base, fibers, path)
-        return fibers, "fibers", f"sfap --input {path} --dz {s['dz']} --output {work}/sfap.h5"
+            if a.dry_run and path not in noted:
+                noted.add(path)
+                print(f"run_scaling.py: note: {path} would be made from {a.sfap_base}"
+                      + ("" if os.path.exists(a.sfap_base) else ", which is missing (--sfap-base, PORTASIM_SFAP_REFERENCE_DIR)"),
+                      file=sys.stderr)
+            elif not a.dry_run:
+                make_sfap_input(a.sfap_base, fibers, path)
+        return fibers, "fibers", f"sfap --input {shlex.quote(path)} --dz {s['dz']} --output {out('sfap.h5')}"
 
     results = []
-    for module in a.modules.split(","):
-        for mode in a.modes.split(","):
+    for module in modules:
+        for mode in modes:
             base = None
             for r in ranks:
                 size, unit, args = command(module, r if mode == "weak" else 1)
-                cmd = f"{a.mpirun} -n {r} {shlex.quote(portasim)} {args} {a.extra}"
+                cmd = f"{a.launcher} -n {r} {wrapper}{shlex.quote(portasim)} {args} {a.extra}".rstrip()
+                if a.dry_run:
+                    print(cmd, flush=True)
+                    continue
                 best = None
                 for _ in range(a.repeat):
                     t, total = measure(module, run(cmd, env))
@@ -132,6 +190,10 @@ def main():
                          "command": cmd}
                 print(json.dumps(point), flush=True)
                 results.append(point)
+    if a.dry_run:
+        print(f"run_scaling.py: dry run, {len(modules) * len(modes) * len(ranks)} points, each run {a.repeat} times; "
+              f"results would go to {os.path.abspath(a.out)}", file=sys.stderr)
+        return
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "host": platform.node(), "preset": a.preset,
             "argv": sys.argv,
             "portasim_info": subprocess.run([portasim, "info", "--json"], capture_output=True, text=True,

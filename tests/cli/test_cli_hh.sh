@@ -9,7 +9,7 @@ if ! "$portasim" hh --neurons 20 --amplitude 0:20 --t-ms 30 --record v --every 5
   fail "good run failed: $(cat "$work/out.txt")"
 fi
 grep -q "neuron-steps/s" "$work/out.txt" || fail "summary lacks neuron-steps/s"
-if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import h5py" 2>/dev/null; then
+if have_h5py "the HDF5 layout check"; then
   check
   /usr/bin/python3 - "$work/good.h5" <<'PY' || fail "HDF5 layout"
 import sys, h5py, numpy as np

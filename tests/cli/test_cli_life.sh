@@ -27,7 +27,7 @@ check
 "$portasim" life --seed 3 --steps 23 --width 128 --height 100 --engine bits --output run.h5 > out.txt 2>&1 || fail "h5 run: $(cat out.txt)"
 "$portasim" life --seed 3 --steps 23 --width 128 --height 100 --output packed.h5 --packed --every 2 > out.txt 2>&1 || fail "packed run: $(cat out.txt)"
 "$portasim" life --seed 3 --steps 23 --width 128 --height 100 --output wide.npy > out.txt 2>&1 || fail "npy run: $(cat out.txt)"
-if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import h5py" 2>/dev/null; then
+if have_h5py "the HDF5 output checks"; then
   check
   /usr/bin/python3 - <<'PY' || fail "HDF5 outputs"
 import glob, h5py, numpy as np
@@ -44,7 +44,7 @@ fi
 
 # HDF5 resume: an interrupted run (its .partial cut back to generation 10) continues to the
 # same file as an uninterrupted one.
-if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import h5py" 2>/dev/null; then
+if have_h5py "the HDF5 resume check"; then
   check
   cp run.h5 cut.h5.partial
   /usr/bin/python3 -c "

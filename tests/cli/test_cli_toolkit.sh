@@ -19,7 +19,7 @@ for name in squared_difference multiply_add l2_norm l2_norm_rows l2_norm_cols so
 done
 check
 grep -q "pool: .* hits" out.txt || fail "summary lacks the pool statistics"
-if have_h5py; then
+if have_h5py "the HDF5 content check"; then
   check
   /usr/bin/python3 - <<'PY' || fail "HDF5 content"
 import h5py, numpy as np
@@ -68,7 +68,7 @@ check
   fail "f64 serial run: $(cat out.txt)"
 grep -q "float64 on Serial" out.txt || fail "f64 serial summary: $(cat out.txt)"
 grep -q "svd skipped" out.txt || fail "--svd-n 0 did not skip the SVD: $(cat out.txt)"
-if have_h5py; then
+if have_h5py "the float64 HDF5 content check"; then
   check
   /usr/bin/python3 -c "
 import h5py, numpy as np
@@ -80,7 +80,9 @@ assert np.allclose(y, np.logaddexp(0, x), rtol=1e-14, atol=0)" || fail "f64 HDF5
 fi
 
 # The plot script turns the file into PNGs.
-if [ -n "$plot" ] && have_h5py && /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
+if [ -n "$plot" ] && have_h5py "the plot_toolkit.py check" &&
+   need_tool "Debian's python3-matplotlib (for /usr/bin/python3)" "the plot_toolkit.py check" \
+     /usr/bin/python3 -c "import matplotlib"; then
   check
   /usr/bin/python3 "$plot" tk.h5 --output-prefix plots/tk > out.txt 2>&1 || fail "plot_toolkit.py: $(cat out.txt)"
   for png in tk_softplus.png tk_singular_values.png tk_timings.png; do

@@ -58,8 +58,7 @@ bad_file "$c/huge_shape.npy" "npy" --initial "$c/huge_shape.npy" --width 4 --hei
 bad_file "$c/grid_v1.npy" "is 3 x 4, but --height/--width ask for 100 x 100" --initial "$c/grid_v1.npy"
 expect_failure 3 "cannot open" life --initial no_such.npy --output out.npy
 
-if ! have_h5py; then
-  echo "SKIP: the HDF5 input files need Debian's python3-h5py"
+if ! have_h5py "the bad HDF5 input files"; then
   finish
   exit $?
 fi

@@ -58,7 +58,7 @@ expect_enospc "life .h5"
 [ ! -e "$disk/sim.h5" ] || lost "life .h5 on a full disk created its final name"
 # The .partial keeps the chunks completed before the disk filled: moved to a disk with room,
 # --resume continues it to exactly the uninterrupted run's file.
-if have_h5py; then
+if have_h5py "the HDF5 resume after a full disk"; then
   check
   cp "$disk/sim.h5.partial" moved/sim.h5.partial || fail "life .h5 on a full disk left no .partial to resume"
   (cd ref && "$portasim" "${h5_run[@]}" --output sim.h5 --quiet) || fail "reference h5 run"

@@ -66,7 +66,7 @@ for signal in INT TERM; do
 done
 
 # --- SIGTERM on Life HDF5: the .partial keeps every chunk, resume completes it ---------------
-if have_h5py; then
+if have_h5py "SIGTERM on a Life HDF5 run"; then
   check
   faults=$((faults + 1))
   mkdir h5_term
@@ -99,7 +99,7 @@ npy_chunks_intact npy_kill
 [ "$(npy_chunks npy_kill)" = "$(npy_chunks ref)" ] || lost "resume after SIGKILL left $(npy_chunks npy_kill) chunk files"
 npy_chunks_intact npy_kill
 
-if have_h5py; then
+if have_h5py "SIGKILL on a Life HDF5 run"; then
   for attempt in 1 2; do
     check
     faults=$((faults + 1))
@@ -125,7 +125,7 @@ PY
 fi
 
 # Every resumed HDF5 run equals the uninterrupted one.
-if have_h5py; then
+if have_h5py "the resumed HDF5 runs against the uninterrupted one"; then
   for f in h5_term/sim.h5 h5_kill_1/sim.h5 h5_kill_2/sim.h5; do
     check
     py - "$f" ref/sim.h5 <<'PY' || lost "$f differs from the uninterrupted run"
