@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything portasim builds against, idempotently:
 #   1. Debian packages (compilers' companions, HDF5, GoogleTest, Benchmark, CLI11, OpenMPI,
-#      Python plotting stack);
+#      Python plotting stack, clang-format);
 #   2. Kokkos 3.4.01 + Kokkos Kernels 3.4.01 taken from Debian's trilinos 13.2 *source*
 #      package (the only registry copy), patched for CUDA 13 / Hopper, built per preset into
 #      a cache outside the repository and reused when its stamp matches.
@@ -37,6 +37,7 @@ debian_packages=(
   ffmpeg  # scripts/render_life.py's MP4; its ffprobe checks the MP4 in tests/scripts
   clang libclang-rt-dev  # libFuzzer and its sanitizer runtimes (scripts/run_fuzzers.sh)
   ccache  # CI: objects of unchanged sources come from ~/.cache/portasim/ccache
+  clang-format  # scripts/check_format.sh: the layout of .clang-format (clang-format 14)
 )
 install_debian_packages() {
   local missing=()

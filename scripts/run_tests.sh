@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: on a fresh Debian 12 machine, installs and builds everything,
 # then
+#   0. checks the C++ sources' layout against .clang-format (scripts/check_format.sh; seconds,
+#      so that unformatted code fails before any build),
 #   1. builds and runs the whole test suite on the OpenMP preset (OpenMP + Serial backends),
 #   2. builds and runs it again under AddressSanitizer + UndefinedBehaviorSanitizer (the
 #      sanitize preset: no benchmarks),
@@ -30,6 +32,7 @@ presets=(openmp)
 [ $with_sanitize = 0 ] || presets+=(sanitize)
 [ $with_cuda = 0 ] || presets+=(cuda)
 scripts/bootstrap.sh "${presets[@]}"
+scripts/check_format.sh
 
 deps=${PORTASIM_DEPS_DIR:-$HOME/.cache/portasim}
 if command -v ccache >/dev/null; then

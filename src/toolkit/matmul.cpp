@@ -66,8 +66,9 @@ void launch_tiled_mma(const Exec& exec, const AView& a, const AView& b, const CV
   Kokkos::parallel_for("portasim::toolkit::matmul_tiled_mma", policy, Kernel{a, b, c, m, n, k, tiles_n});
 }
 
+// The parentheses keep clang-format 14 from reading `&&` as an rvalue reference.
 template <class Exec, class Scalar>
-constexpr bool uses_mma = std::is_same<Scalar, double>::value && portasim::impl::WarpMmaF64<Exec>::available;
+constexpr bool uses_mma = (std::is_same<Scalar, double>::value && portasim::impl::WarpMmaF64<Exec>::available);
 
 // What MatmulAlgorithm::tiled runs: the FP64 tensor cores for double where the backend
 // has them, the SIMT kernel otherwise.

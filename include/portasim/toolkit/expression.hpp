@@ -211,10 +211,13 @@ namespace fn {
     template <class A, class B>                                                             \
     KOKKOS_FORCEINLINE_FUNCTION auto operator()(A a, B b) const -> decltype(EXPR) { return EXPR; } \
   };
+// clang-format 14 would read `a * b` below as a pointer declaration and write `a* b`.
+// clang-format off
 PORTASIM_TOOLKIT_BINARY_FUNCTOR(Plus, a + b)
 PORTASIM_TOOLKIT_BINARY_FUNCTOR(Minus, a - b)
 PORTASIM_TOOLKIT_BINARY_FUNCTOR(Multiplies, a * b)
 PORTASIM_TOOLKIT_BINARY_FUNCTOR(Divides, a / b)
+// clang-format on
 #undef PORTASIM_TOOLKIT_BINARY_FUNCTOR
 
 struct Negate {
