@@ -32,13 +32,16 @@ class KernelProfile {
 
   static void report(std::FILE* out = stderr) {
     std::vector<std::pair<std::string, Entry>> rows(state().totals.begin(), state().totals.end());
-    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
+    std::sort(rows.begin(), rows.end(),
+              [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
     double all = 0;
     for (const auto& r : rows) all += r.second.seconds;
-    std::fprintf(out, "\n%-90s %10s %8s %6s\n", "kernel profile (fenced)", "total ms", "calls", "share");
+    std::fprintf(out, "\n%-90s %10s %8s %6s\n", "kernel profile (fenced)", "total ms", "calls",
+                 "share");
     for (std::size_t i = 0; i < rows.size() && i < 25; ++i)
-      std::fprintf(out, "%-90.90s %10.3f %8lld %5.1f%%\n", rows[i].first.c_str(), rows[i].second.seconds * 1e3,
-                   static_cast<long long>(rows[i].second.calls), 100.0 * rows[i].second.seconds / all);
+      std::fprintf(out, "%-90.90s %10.3f %8lld %5.1f%%\n", rows[i].first.c_str(),
+                   rows[i].second.seconds * 1e3, static_cast<long long>(rows[i].second.calls),
+                   100.0 * rows[i].second.seconds / all);
   }
 
  private:
@@ -79,9 +82,10 @@ class KernelProfile {
   }
   static void begin(const char* name, uint32_t, uint64_t*) { open(name); }
   static void end(uint64_t) { close(); }
-  static void begin_copy(Kokkos::Tools::SpaceHandle, const char* dst, const void*, Kokkos::Tools::SpaceHandle,
-                         const char* src, const void*, uint64_t bytes) {
-    open(std::string("deep_copy ") + src + " -> " + dst + " (" + std::to_string(bytes >> 10) + " KiB)");
+  static void begin_copy(Kokkos::Tools::SpaceHandle, const char* dst, const void*,
+                         Kokkos::Tools::SpaceHandle, const char* src, const void*, uint64_t bytes) {
+    open(std::string("deep_copy ") + src + " -> " + dst + " (" + std::to_string(bytes >> 10) +
+         " KiB)");
   }
   static void end_copy() { close(); }
 };

@@ -54,7 +54,10 @@ void BM_kernel_copy_overlap(benchmark::State& state) {
   // Calibrate the kernel to the copy's duration.
   transfer();
   copy.fence();
-  const double copy_s = seconds_of([&] { transfer(); copy.fence(); });
+  const double copy_s = seconds_of([&] {
+    transfer();
+    copy.fence();
+  });
   // Short probes are dominated by launch latency: grow the kernel until it lasts a good
   // fraction of the copy, then scale linearly.
   int rounds = 128;
@@ -63,14 +66,23 @@ void BM_kernel_copy_overlap(benchmark::State& state) {
     rounds *= 2;
     kernel(rounds);
     compute.fence();
-    probe_s = seconds_of([&] { kernel(rounds); compute.fence(); });
+    probe_s = seconds_of([&] {
+      kernel(rounds);
+      compute.fence();
+    });
   } while (probe_s < 0.25 * copy_s && rounds < (1 << 26));
   rounds = std::max(1, static_cast<int>(rounds * copy_s / probe_s));
 
   double kernel_total = 0, copy_total = 0, both_total = 0;
   for (auto _ : state) {
-    const double k = seconds_of([&] { kernel(rounds); compute.fence(); });
-    const double c = seconds_of([&] { transfer(); copy.fence(); });
+    const double k = seconds_of([&] {
+      kernel(rounds);
+      compute.fence();
+    });
+    const double c = seconds_of([&] {
+      transfer();
+      copy.fence();
+    });
     const double t = seconds_of([&] {
       portasim::ProfilingRegion region("kernel + D2H");
       kernel(rounds);
@@ -97,7 +109,9 @@ void BM_kernel_copy_overlap(benchmark::State& state) {
 using portasim_bench_overlap::BM_kernel_copy_overlap;
 
 BENCHMARK(BM_kernel_copy_overlap)
-    ->Arg(64)->Arg(256)->Arg(1024)
+    ->Arg(64)
+    ->Arg(256)
+    ->Arg(1024)
     ->ArgName("copy_MiB")
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)

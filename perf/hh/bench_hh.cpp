@@ -16,7 +16,8 @@
 namespace portasim_bench_hh {
 
 using Exec = Kokkos::DefaultExecutionSpace;
-constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
+constexpr bool on_host =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
 
 // Counts the samples handed over, so the recording cannot be optimised away.
 template <class Scalar>
@@ -56,7 +57,8 @@ void BM_hh(benchmark::State& state, portasim::hh::Trace trace, int every) {
         KOKKOS_LAMBDA(const int k, int& sum) { sum += count(k); }, total);
     spikes = total;
   }
-  const double neuron_steps = static_cast<double>(config.neurons) * static_cast<double>(portasim::hh::step_count(config));
+  const double neuron_steps =
+      static_cast<double>(config.neurons) * static_cast<double>(portasim::hh::step_count(config));
   state.counters["neuron_steps_per_s"] =
       benchmark::Counter(neuron_steps, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["spikes"] = spikes;
@@ -81,7 +83,8 @@ void register_all() {
                         {"BM_hh_rk4/float/v10", BM_hh<float>, Trace::v, 10},
                         {"BM_hh_rk4/double/v10", BM_hh<double>, Trace::v, 10}};
   for (const Case& c : cases) {
-    auto* b = benchmark::RegisterBenchmark(c.name, [c](benchmark::State& s) { c.run(s, c.trace, c.every); });
+    auto* b = benchmark::RegisterBenchmark(
+        c.name, [c](benchmark::State& s) { c.run(s, c.trace, c.every); });
     for (std::int64_t n = 1; n <= max_neurons(); n *= 10) b->Arg(n);
     b->ArgName("neurons")->UseManualTime()->Unit(benchmark::kMillisecond);
   }

@@ -29,7 +29,8 @@ struct Spikes {
 template <class View>
 auto to_host(const View& view) {
   auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-  return std::vector<typename View::non_const_value_type>(mirror.data(), mirror.data() + mirror.span());
+  return std::vector<typename View::non_const_value_type>(mirror.data(),
+                                                          mirror.data() + mirror.span());
 }
 
 portasim::hh::Config config_for(Integrator integrator, double dt_ms) {
@@ -77,7 +78,8 @@ void BM_integrator(benchmark::State& state, Integrator integrator, double dt_ms)
       continue;
     }
     for (std::int64_t j = 0; j < got.offsets[k + 1] - got.offsets[k]; ++j)
-      worst = std::max(worst, std::fabs(got.times[got.offsets[k] + j] - ref.times[ref.offsets[k] + j]));
+      worst =
+          std::max(worst, std::fabs(got.times[got.offsets[k] + j] - ref.times[ref.offsets[k] + j]));
   }
   const auto config = config_for(integrator, dt_ms);
   state.counters["max_spike_time_error_ms"] = worst;
@@ -88,10 +90,14 @@ void BM_integrator(benchmark::State& state, Integrator integrator, double dt_ms)
 }
 
 void register_all() {
-  for (Integrator integrator : {Integrator::euler, Integrator::rk4, Integrator::rush_larsen, Integrator::rk45})
+  for (Integrator integrator :
+       {Integrator::euler, Integrator::rk4, Integrator::rush_larsen, Integrator::rk45})
     for (double dt : {0.01, 0.025, 0.05}) {
-      const std::string name = std::string("BM_hh_integrator/") + portasim::hh::to_string(integrator) + "/dt_ms:" + std::to_string(dt).substr(0, 5);
-      benchmark::RegisterBenchmark(name.c_str(), [integrator, dt](benchmark::State& s) { BM_integrator(s, integrator, dt); })
+      const std::string name = std::string("BM_hh_integrator/") +
+                               portasim::hh::to_string(integrator) +
+                               "/dt_ms:" + std::to_string(dt).substr(0, 5);
+      benchmark::RegisterBenchmark(
+          name.c_str(), [integrator, dt](benchmark::State& s) { BM_integrator(s, integrator, dt); })
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond)
           ->Iterations(3);

@@ -90,7 +90,8 @@ void BM_life_pipeline(benchmark::State& state, bool to_disk) {
   for (auto _ : state) {
     Discard discard;
     portasim::life::NpyChunkFiles files(base);
-    portasim::life::ChunkSink* sink = to_disk ? static_cast<portasim::life::ChunkSink*>(&files) : &discard;
+    portasim::life::ChunkSink* sink =
+        to_disk ? static_cast<portasim::life::ChunkSink*>(&files) : &discard;
     const auto stats = portasim::life::run(exec, config, grid, 0, sink);
     state.SetIterationTime(stats.seconds);
     overlap = stats.overlap_ratio();
@@ -99,11 +100,16 @@ void BM_life_pipeline(benchmark::State& state, bool to_disk) {
     write = stats.write_seconds;
   }
   if (to_disk)
-    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(base).parent_path()))
-      if (entry.path().filename().string().rfind("portasim_bench_life_", 0) == 0) std::filesystem::remove(entry.path());
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::filesystem::path(base).parent_path()))
+      if (entry.path().filename().string().rfind("portasim_bench_life_", 0) == 0)
+        std::filesystem::remove(entry.path());
   const double bytes = static_cast<double>(side * side) * (config.steps + 1);
-  state.counters["output_GB_per_s"] = benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["cells_per_s"] = benchmark::Counter(static_cast<double>(side * side) * config.steps, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["output_GB_per_s"] =
+      benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["cells_per_s"] =
+      benchmark::Counter(static_cast<double>(side * side) * config.steps,
+                         benchmark::Counter::kIsIterationInvariantRate);
   state.counters["overlap_ratio"] = overlap;
   state.counters["compute_s"] = compute;
   state.counters["copy_s"] = copy;
@@ -113,13 +119,17 @@ void BM_life_pipeline(benchmark::State& state, bool to_disk) {
 void register_all() {
   for (auto [name, engine] : {std::pair{"BM_life_engine/byte", portasim::life::Engine::bytes},
                               std::pair{"BM_life_engine/bits", portasim::life::Engine::bits}}) {
-    auto* b = benchmark::RegisterBenchmark(name, [engine = engine](benchmark::State& s) { BM_life_engine(s, engine); });
+    auto* b = benchmark::RegisterBenchmark(
+        name, [engine = engine](benchmark::State& s) { BM_life_engine(s, engine); });
     for (std::int64_t side = 256; side <= max_side(); side *= 2) b->Arg(side);
     b->ArgName("side")->UseManualTime()->Unit(benchmark::kMillisecond);
   }
-  for (auto [name, disk] : {std::pair{"BM_life_pipeline/discard", false}, std::pair{"BM_life_pipeline/npy", true}}) {
-    auto* b = benchmark::RegisterBenchmark(name, [disk = disk](benchmark::State& s) { BM_life_pipeline(s, disk); });
-    for (std::int64_t side = 1024; side <= std::min<std::int64_t>(max_side(), 4096); side *= 2) b->Arg(side);
+  for (auto [name, disk] :
+       {std::pair{"BM_life_pipeline/discard", false}, std::pair{"BM_life_pipeline/npy", true}}) {
+    auto* b = benchmark::RegisterBenchmark(
+        name, [disk = disk](benchmark::State& s) { BM_life_pipeline(s, disk); });
+    for (std::int64_t side = 1024; side <= std::min<std::int64_t>(max_side(), 4096); side *= 2)
+      b->Arg(side);
     b->ArgName("side")->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
   }
 }

@@ -1,7 +1,8 @@
 // SFAP throughput (fibers/s) on the default execution space:
 //   bench_200x25   the reference bench case (200 fibers x 25 electrodes, 60 mm, dz = 0.1),
-//                  inputs from shared/reference/sfap/bench_200f_25e_dz0p1.h5 (MyoGen NumPy: 0.60-0.65 s
-//                  on the 2-core build VM, 0.76 s on the spec's 16-core host; CuPy 0.98 s),
+//                  inputs from shared/reference/sfap/bench_200f_25e_dz0p1.h5 (MyoGen NumPy:
+//                  0.60-0.65 s on the 2-core build VM, 0.76 s on the spec's 16-core host; CuPy 0.98
+//                  s),
 //   dz_sweep       the first 50 fibers of that file x 25 electrodes, dz = 0.5 .. 0.01 mm,
 //   whole_muscle   ~50,000 fibers x 4 electrodes at dz = 0.01, inputs generated deterministically
 //                  here; PORTASIM_BENCH_MAX_FIBERS caps the fibers (default 50,000 on GPUs,
@@ -32,7 +33,8 @@ namespace portasim_bench_sfap {
 
 using Exec = Kokkos::DefaultExecutionSpace;
 namespace ps = portasim::sfap;
-constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
+constexpr bool on_host =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
 
 // PORTASIM_SFAP_REFERENCE_DIR in the environment overrides the folder compiled in (for runs
 // on another machine).
@@ -69,7 +71,8 @@ ps::HostInputs whole_muscle_inputs(std::size_t n) {
   for (std::size_t f = 0; f < n; ++f) {
     const double u = (f + 0.5) / static_cast<double>(n);
     const double r = 5.0 * std::sqrt(u), a = golden * static_cast<double>(f);
-    const double s1 = std::fmod(0.6180339887498949 * (f + 1), 1.0), s2 = std::fmod(0.7548776662466927 * (f + 1), 1.0),
+    const double s1 = std::fmod(0.6180339887498949 * (f + 1), 1.0),
+                 s2 = std::fmod(0.7548776662466927 * (f + 1), 1.0),
                  s3 = std::fmod(0.5698402909980532 * (f + 1), 1.0);
     h.fiber_centers.push_back(r * std::cos(a));
     h.fiber_centers.push_back(r * std::sin(a));
@@ -105,7 +108,8 @@ void run(benchmark::State& state, const ps::HostInputs& host, ps::Options o) {
     const auto start = std::chrono::steady_clock::now();
     const auto r = ps::compute(exec, inputs, o);
     exec.fence();
-    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     nz_max = r.n_z_max;
     nt = r.nt;
     auto s = r.sfaps_pre_shift;
@@ -116,13 +120,16 @@ void run(benchmark::State& state, const ps::HostInputs& host, ps::Options o) {
     checksum = std::sqrt(sum);
   }
   const double fibers = static_cast<double>(host.n_fibers);
-  state.counters["fibers_per_s"] = benchmark::Counter(fibers, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["fibers_per_s"] =
+      benchmark::Counter(fibers, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["fiber_electrodes_per_s"] =
-      benchmark::Counter(fibers * static_cast<double>(host.n_electrodes), benchmark::Counter::kIsIterationInvariantRate);
+      benchmark::Counter(fibers * static_cast<double>(host.n_electrodes),
+                         benchmark::Counter::kIsIterationInvariantRate);
   // multiply-adds of the projection (N_z x Nt x Ne per fiber)
-  state.counters["projection_GFLOP_per_s"] = benchmark::Counter(
-      2e-9 * fibers * static_cast<double>(nz_max) * static_cast<double>(nt) * static_cast<double>(host.n_electrodes),
-      benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["projection_GFLOP_per_s"] =
+      benchmark::Counter(2e-9 * fibers * static_cast<double>(nz_max) * static_cast<double>(nt) *
+                             static_cast<double>(host.n_electrodes),
+                         benchmark::Counter::kIsIterationInvariantRate);
   state.counters["fibers"] = fibers;
   state.counters["electrodes"] = static_cast<double>(host.n_electrodes);
   state.counters["dz_mm"] = o.dz_mm;
@@ -162,11 +169,22 @@ void BM_whole_muscle(benchmark::State& state) {
   run(state, host, o);
 }
 
-BENCHMARK_CAPTURE(BM_bench_200x25, preshift, false)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
-BENCHMARK_CAPTURE(BM_bench_200x25, with_delays, true)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK_CAPTURE(BM_bench_200x25, preshift, false)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
+BENCHMARK_CAPTURE(BM_bench_200x25, with_delays, true)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
 BENCHMARK(BM_dz_sweep)
     ->ArgName("dz_um")
-    ->Arg(500)->Arg(200)->Arg(100)->Arg(50)->Arg(20)->Arg(10)
+    ->Arg(500)
+    ->Arg(200)
+    ->Arg(100)
+    ->Arg(50)
+    ->Arg(20)
+    ->Arg(10)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_whole_muscle)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);

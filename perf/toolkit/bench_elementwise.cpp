@@ -64,7 +64,8 @@ void time_calls(benchmark::State& state, const Space& exec, double bytes_per_cal
     const auto t0 = std::chrono::steady_clock::now();
     for (int b = 0; b < batch; ++b) work();
     exec.fence();
-    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / batch;
+    const double t =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / batch;
     state.SetIterationTime(t);
     total += t;
   }
@@ -112,12 +113,14 @@ void BM_axpb(benchmark::State& state, Axpb how) {
   auto x1 = in.x1, x2 = in.x2, y = in.y;
   const double bytes = 3.0 * sizeof(float) * static_cast<double>(n);
   if (how == Axpb::functor) {
-    time_calls(state, exec, bytes, [&] { tk::elementwise(exec, tk::fn::MultiplyAdd{}, y, x1, x2, B); });
+    time_calls(state, exec, bytes,
+               [&] { tk::elementwise(exec, tk::fn::MultiplyAdd{}, y, x1, x2, B); });
   } else if (how == Axpb::expression) {
     time_calls(state, exec, bytes, [&] { tk::evaluate(exec, y, tk::arg(x1) * tk::arg(x2) + B); });
   } else {
     time_calls(state, exec, bytes, [&] {
-      Kokkos::parallel_for("raw_axpb", Kokkos::RangePolicy<Exec>(exec, 0, n), RawMultiplyAdd<>{y, x1, x2, B});
+      Kokkos::parallel_for("raw_axpb", Kokkos::RangePolicy<Exec>(exec, 0, n),
+                           RawMultiplyAdd<>{y, x1, x2, B});
     });
   }
 }
@@ -149,7 +152,8 @@ void BM_reduce(benchmark::State& state, Reduce what) {
     time_calls(state, exec, bytes, [&] { sum(exec, result, x); });
   } else {
     time_calls(state, exec, bytes, [&] {
-      Kokkos::parallel_reduce("raw_sum", Kokkos::RangePolicy<Exec>(exec, 0, n), RawSum<>{x}, Kokkos::Sum<float, Mem>(result));
+      Kokkos::parallel_reduce("raw_sum", Kokkos::RangePolicy<Exec>(exec, 0, n), RawSum<>{x},
+                              Kokkos::Sum<float, Mem>(result));
     });
   }
 }
@@ -168,7 +172,8 @@ void BM_reduce_grid(benchmark::State& state, tk::impl::DeviceReduceShape shape) 
     state.SkipWithError(e.what());  // e.g. a team larger than this kernel may have here
     return;
   }
-  time_calls(state, exec, sizeof(float) * static_cast<double>(n), [&] { l2(exec, shape, result, x); });
+  time_calls(state, exec, sizeof(float) * static_cast<double>(n),
+             [&] { l2(exec, shape, result, x); });
   float host = 0;
   Kokkos::deep_copy(host, result);
   // every variant must still compute the norm (sqrt(n) * 1.5)
@@ -197,27 +202,32 @@ void BM_reduce_axis(benchmark::State& state, AxisCase c) {
   }
   portasim::InstancePool<Exec> pool(1);
   const Exec& exec = pool[0];
-  Kokkos::View<float**, Kokkos::LayoutRight, Mem> m(Kokkos::view_alloc(std::string("m"), Kokkos::WithoutInitializing), rows, cols);
+  Kokkos::View<float**, Kokkos::LayoutRight, Mem> m(
+      Kokkos::view_alloc(std::string("m"), Kokkos::WithoutInitializing), rows, cols);
   // filled as one flat range: the 2-D fill (a Kokkos 3.4 MDRange) of the (16, 6.25e6) array
   // left sums wrong on the GPU where the same kernels on host-filled data were right
-  Kokkos::deep_copy(exec, Kokkos::View<float*, Mem, Kokkos::MemoryUnmanaged>(m.data(), m.span()), 0.25f);
+  Kokkos::deep_copy(exec, Kokkos::View<float*, Mem, Kokkos::MemoryUnmanaged>(m.data(), m.span()),
+                    0.25f);
   Kokkos::View<float*, Mem> out("out", c.axis == 0 ? cols : rows);
   exec.fence();
   const auto sum = tk::sum_reduction<float>();
   const auto split = c.split;
   time_calls(state, exec, sizeof(float) * static_cast<double>(rows * cols),
              [&] { sum.along(exec, split, c.axis, out, m); });
-  // every variant must still compute the sums (0.25 per element: exact in float up to 2^24 per output)
+  // every variant must still compute the sums (0.25 per element: exact in float up to 2^24 per
+  // output)
   float first = 0, last = 0;
   Kokkos::deep_copy(first, Kokkos::subview(out, 0));
   Kokkos::deep_copy(last, Kokkos::subview(out, out.extent(0) - 1));
   const double want = 0.25 * static_cast<double>(c.axis == 0 ? rows : cols);
-  if (std::abs(first - want) > 1e-5 * want || std::abs(last - want) > 1e-5 * want) state.SkipWithError("wrong sums");
-  const std::size_t length = c.axis == 0 ? rows : cols, concurrency = static_cast<std::size_t>(exec.concurrency());
-  const bool columns =
-      tk::impl::use_columns_form(c.axis, false, out.extent(0), length, !on_host, concurrency, sizeof(float), split);
-  const auto plan =
-      tk::impl::plan_axis(out.extent(0), length, c.axis == 1, columns, !on_host, concurrency, sizeof(float), split);
+  if (std::abs(first - want) > 1e-5 * want || std::abs(last - want) > 1e-5 * want)
+    state.SkipWithError("wrong sums");
+  const std::size_t length = c.axis == 0 ? rows : cols,
+                    concurrency = static_cast<std::size_t>(exec.concurrency());
+  const bool columns = tk::impl::use_columns_form(c.axis, false, out.extent(0), length, !on_host,
+                                                  concurrency, sizeof(float), split);
+  const auto plan = tk::impl::plan_axis(out.extent(0), length, c.axis == 1, columns, !on_host,
+                                        concurrency, sizeof(float), split);
   state.counters["outputs"] = static_cast<double>(out.extent(0));
   state.counters["segments"] = static_cast<double>(plan.segments);
   state.counters["team"] = plan.team;
@@ -269,18 +279,21 @@ void BM_host_overhead(benchmark::State& state, Overhead what) {
   switch (what) {
     case Overhead::raw_for:
       time_calls(state, exec, bytes, [&] {
-        Kokkos::parallel_for("raw_axpb", Kokkos::RangePolicy<Host>(exec, 0, n), RawMultiplyAdd<HostVector>{y, x1, x2, B});
+        Kokkos::parallel_for("raw_axpb", Kokkos::RangePolicy<Host>(exec, 0, n),
+                             RawMultiplyAdd<HostVector>{y, x1, x2, B});
       });
       break;
     case Overhead::elementwise:
-      time_calls(state, exec, bytes, [&] { tk::elementwise(exec, tk::fn::MultiplyAdd{}, y, x1, x2, B); });
+      time_calls(state, exec, bytes,
+                 [&] { tk::elementwise(exec, tk::fn::MultiplyAdd{}, y, x1, x2, B); });
       break;
     case Overhead::expression:
       time_calls(state, exec, bytes, [&] { tk::evaluate(exec, y, tk::arg(x1) * tk::arg(x2) + B); });
       break;
     case Overhead::raw_reduce:
       time_calls(state, exec, bytes, [&] {
-        Kokkos::parallel_reduce("raw_sum", Kokkos::RangePolicy<Host>(exec, 0, n), RawSum<HostVector>{x1},
+        Kokkos::parallel_reduce("raw_sum", Kokkos::RangePolicy<Host>(exec, 0, n),
+                                RawSum<HostVector>{x1},
                                 Kokkos::Sum<float, Kokkos::HostSpace>(result));
       });
       break;
@@ -308,25 +321,31 @@ void register_all() {
     b->ArgName("n")->UseManualTime()->Unit(benchmark::kMicrosecond);
   };
   with_sizes(benchmark::RegisterBenchmark("elementwise/axpb_float", BM_axpb, Axpb::functor));
-  with_sizes(benchmark::RegisterBenchmark("elementwise/axpb_expression_float", BM_axpb, Axpb::expression));
+  with_sizes(
+      benchmark::RegisterBenchmark("elementwise/axpb_expression_float", BM_axpb, Axpb::expression));
   with_sizes(benchmark::RegisterBenchmark("elementwise/raw_kokkos_float", BM_axpb, Axpb::raw));
   with_sizes(benchmark::RegisterBenchmark("copy/deep_copy_float", BM_copy));
   with_sizes(benchmark::RegisterBenchmark("reduction/l2_norm_float", BM_reduce, Reduce::l2_norm));
   with_sizes(benchmark::RegisterBenchmark("reduction/sum_float", BM_reduce, Reduce::sum));
-  with_sizes(benchmark::RegisterBenchmark("reduction/raw_kokkos_sum_float", BM_reduce, Reduce::kokkos_sum));
-  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_last_axis_float", BM_reduce_axis, AxisCase{1}));
-  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_first_axis_float", BM_reduce_axis, AxisCase{0}));
-  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_last_axis_16_rows_float", BM_reduce_axis, AxisCase{1, 16}));
-  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_first_axis_16_cols_float", BM_reduce_axis, AxisCase{0, 16}));
+  with_sizes(benchmark::RegisterBenchmark("reduction/raw_kokkos_sum_float", BM_reduce,
+                                          Reduce::kokkos_sum));
+  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_last_axis_float", BM_reduce_axis,
+                                          AxisCase{1}));
+  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_first_axis_float", BM_reduce_axis,
+                                          AxisCase{0}));
+  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_last_axis_16_rows_float",
+                                          BM_reduce_axis, AxisCase{1, 16}));
+  with_sizes(benchmark::RegisterBenchmark("reduction_axis/sum_first_axis_16_cols_float",
+                                          BM_reduce_axis, AxisCase{0, 16}));
 
   const std::pair<const char*, Overhead> overheads[] = {
-      {"raw_kokkos_for", Overhead::raw_for},   {"elementwise", Overhead::elementwise},
-      {"expression", Overhead::expression},    {"raw_kokkos_reduce", Overhead::raw_reduce},
-      {"sum_reduction", Overhead::sum},        {"l2_norm", Overhead::l2_norm},
+      {"raw_kokkos_for", Overhead::raw_for},  {"elementwise", Overhead::elementwise},
+      {"expression", Overhead::expression},   {"raw_kokkos_reduce", Overhead::raw_reduce},
+      {"sum_reduction", Overhead::sum},       {"l2_norm", Overhead::l2_norm},
       {"sum_along_axis", Overhead::sum_along}};
   for (const auto& o : overheads)
-    benchmark::RegisterBenchmark((std::string("host_overhead/") + o.first + "_serial").c_str(), BM_host_overhead,
-                                 o.second)
+    benchmark::RegisterBenchmark((std::string("host_overhead/") + o.first + "_serial").c_str(),
+                                 BM_host_overhead, o.second)
         ->Arg(16)
         ->ArgName("n")
         ->UseManualTime()
@@ -344,7 +363,8 @@ void register_all() {
       for (int waves : {0, 1, 2, 4}) {
         const std::string name = "elementwise_spread/per_thread:" + std::to_string(per_thread) +
                                  "/waves:" + std::to_string(waves);
-        with_big(benchmark::RegisterBenchmark(name.c_str(), BM_launch_shape, tk::LaunchShape::spread(per_thread, waves)));
+        with_big(benchmark::RegisterBenchmark(name.c_str(), BM_launch_shape,
+                                              tk::LaunchShape::spread(per_thread, waves)));
       }
     for (int team : {128, 256, 512})
       for (int per_thread : {1, 2, 4, 8})
@@ -353,34 +373,39 @@ void register_all() {
           shape.team = team;
           shape.per_thread = per_thread;
           shape.waves = waves;
-          const std::string name = "reduction_grid/team:" + std::to_string(team) + "/per_thread:" +
-                                   std::to_string(per_thread) + "/waves:" + std::to_string(waves);
+          const std::string name = "reduction_grid/team:" + std::to_string(team) +
+                                   "/per_thread:" + std::to_string(per_thread) +
+                                   "/waves:" + std::to_string(waves);
           with_big(benchmark::RegisterBenchmark(name.c_str(), BM_reduce_grid, shape));
         }
     // the axis split at the few-output cases: one pass (segments:1, the kernel before the
     // split), forced segment counts, and the automatic choice at 1, 2 and 4 waves
     const std::pair<const char*, AxisCase> axis_cases[] = {
-        {"sum_first_axis_float", AxisCase{0}}, {"sum_last_axis_float", AxisCase{1}},
+        {"sum_first_axis_float", AxisCase{0}},
+        {"sum_last_axis_float", AxisCase{1}},
         {"sum_last_axis_16_rows_float", AxisCase{1, 16}},
         {"sum_first_axis_16_cols_float", AxisCase{0, 16}}};
     for (const auto& a : axis_cases) {
       for (int segments : {1, 64, 256, 1024, 4096, 16384}) {
         AxisCase c = a.second;
         c.split.segments = segments;
-        const std::string name = std::string("reduction_axis_split/") + a.first + "/segments:" + std::to_string(segments);
+        const std::string name = std::string("reduction_axis_split/") + a.first +
+                                 "/segments:" + std::to_string(segments);
         with_big(benchmark::RegisterBenchmark(name.c_str(), BM_reduce_axis, c));
       }
       for (int waves : {1, 2, 4}) {
         AxisCase c = a.second;
         c.split.waves = waves;
-        const std::string name = std::string("reduction_axis_split/") + a.first + "/waves:" + std::to_string(waves);
+        const std::string name =
+            std::string("reduction_axis_split/") + a.first + "/waves:" + std::to_string(waves);
         with_big(benchmark::RegisterBenchmark(name.c_str(), BM_reduce_axis, c));
       }
       if (a.second.axis == 1)  // the rows form: threads per team (per row piece)
         for (int team : {32, 64, 128, 256, 512}) {
           AxisCase c = a.second;
           c.split.team = team;
-          const std::string name = std::string("reduction_axis_split/") + a.first + "/team:" + std::to_string(team);
+          const std::string name =
+              std::string("reduction_axis_split/") + a.first + "/team:" + std::to_string(team);
           with_big(benchmark::RegisterBenchmark(name.c_str(), BM_reduce_axis, c));
         }
     }
@@ -390,7 +415,8 @@ void register_all() {
   for (int chunk : {0, 1, 16, 64, 256, 1024, 8192}) shapes.push_back(tk::LaunchShape::range(chunk));
   // GPU: CUDA block sizes, one block per 32..1024 lanes or 1056 blocks (8 on each of 132
   // SMs) walking the array grid-stride. Host: teams are threads.
-  const std::vector<int> teams = on_host ? std::vector<int>{0, 1, 2} : std::vector<int>{32, 64, 128, 256, 512, 1024};
+  const std::vector<int> teams =
+      on_host ? std::vector<int>{0, 1, 2} : std::vector<int>{32, 64, 128, 256, 512, 1024};
   const std::vector<int> vectors = on_host ? std::vector<int>{1, 8} : std::vector<int>{1, 4, 32};
   for (int league : {0, 1056})
     for (int team : teams)
@@ -400,7 +426,8 @@ void register_all() {
     const std::string name = s.kind == tk::LaunchShape::Kind::range
                                  ? "launch_shape/range_chunk:" + std::to_string(s.chunk)
                                  : "launch_shape/team_league:" + std::to_string(s.league) +
-                                       "/team:" + std::to_string(s.team) + "/vector:" + std::to_string(s.vector);
+                                       "/team:" + std::to_string(s.team) +
+                                       "/vector:" + std::to_string(s.vector);
     benchmark::RegisterBenchmark(name.c_str(), BM_launch_shape, s)
         ->Arg(sweep_n)
         ->ArgName("n")

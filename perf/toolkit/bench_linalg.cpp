@@ -2,8 +2,8 @@
 // matmul naive / tiled / KokkosBlas::gemm (cuBLAS), float and double, n x n x n, in
 // TFLOP/s = 2 n^3 / t; on GPUs also the tiled kernel's variants (tensor cores, SIMT) in
 // double; trace (us_per_call); SVD of a 1000 x 1000 matrix (seconds). Names and counters
-// follow perf/toolkit/plot_bench_toolkit.py's conventions, which overlays CuPy. Every call on one non-default
-// instance, timed from a fenced start to the instance's fence.
+// follow perf/toolkit/plot_bench_toolkit.py's conventions, which overlays CuPy. Every call on one
+// non-default instance, timed from a fenced start to the instance's fence.
 // PORTASIM_BENCH_MAX_MATMUL_N caps the matmul sizes (host backends default to 1024).
 #include <benchmark/benchmark.h>
 
@@ -32,13 +32,15 @@ void fill(const Exec& exec, const View& a, std::uint32_t seed) {
   const auto cols = static_cast<std::int64_t>(a.extent(1));
   Kokkos::parallel_for(
       "bench_linalg_fill",
-      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, static_cast<std::int64_t>(a.extent(0)) * cols),
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
+          exec, 0, static_cast<std::int64_t>(a.extent(0)) * cols),
       KOKKOS_LAMBDA(const std::int64_t e) {
         std::uint32_t h = static_cast<std::uint32_t>(e) * 2654435761u ^ seed;
         h ^= h >> 15;
         h *= 2246822519u;
         h ^= h >> 13;
-        a(e / cols, e % cols) = static_cast<typename View::value_type>(h >> 8) * (1.0f / 16777216.0f) - 0.5f;
+        a(e / cols, e % cols) =
+            static_cast<typename View::value_type>(h >> 8) * (1.0f / 16777216.0f) - 0.5f;
       });
 }
 
@@ -58,8 +60,8 @@ void BM_matmul(benchmark::State& state, MatmulAlgorithm algorithm) {
     exec.fence();
     state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - t0).count());
   }
-  state.counters["TFLOP_per_s"] =
-      benchmark::Counter(2.0 * n * n * static_cast<double>(n) * 1e-12, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["TFLOP_per_s"] = benchmark::Counter(2.0 * n * n * static_cast<double>(n) * 1e-12,
+                                                     benchmark::Counter::kIsIterationInvariantRate);
   state.counters["n"] = n;
 }
 
@@ -80,8 +82,8 @@ void BM_matmul_tiled_variant(benchmark::State& state, int variant) {
     exec.fence();
     state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - t0).count());
   }
-  state.counters["TFLOP_per_s"] =
-      benchmark::Counter(2.0 * n * n * static_cast<double>(n) * 1e-12, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["TFLOP_per_s"] = benchmark::Counter(2.0 * n * n * static_cast<double>(n) * 1e-12,
+                                                     benchmark::Counter::kIsIterationInvariantRate);
   state.counters["n"] = n;
 }
 
@@ -153,18 +155,18 @@ void register_all() {
                         {"BM_matmul/blas/float", BM_matmul<float>, MatmulAlgorithm::blas, 8192},
                         {"BM_matmul/blas/double", BM_matmul<double>, MatmulAlgorithm::blas, 8192}};
   for (const Case& c : cases) {
-    auto* b = benchmark::RegisterBenchmark(c.name, [c](benchmark::State& s) { c.run(s, c.algorithm); });
+    auto* b =
+        benchmark::RegisterBenchmark(c.name, [c](benchmark::State& s) { c.run(s, c.algorithm); });
     for (std::int64_t n : {256, 1000, 1024, 2048, 4096, 8192})
       if (n <= c.largest && n <= max_matmul_n()) b->Arg(n);
     b->ArgName("n")->UseManualTime()->Unit(benchmark::kMillisecond);
   }
   if (!on_host) {
     for (int variant = 0; variant < portasim::toolkit::impl::tiled_variants; ++variant) {
-      const std::string name =
-          std::string("BM_matmul_tiled_variant/double/") + portasim::toolkit::impl::tiled_variant_name<Exec>(variant);
-      auto* b = benchmark::RegisterBenchmark(name.c_str(), [variant](benchmark::State& s) {
-        BM_matmul_tiled_variant(s, variant);
-      });
+      const std::string name = std::string("BM_matmul_tiled_variant/double/") +
+                               portasim::toolkit::impl::tiled_variant_name<Exec>(variant);
+      auto* b = benchmark::RegisterBenchmark(
+          name.c_str(), [variant](benchmark::State& s) { BM_matmul_tiled_variant(s, variant); });
       for (std::int64_t n : {1024, 2048, 4096, 8192})
         if (n <= max_matmul_n()) b->Arg(n);
       b->ArgName("n")->UseManualTime()->Unit(benchmark::kMillisecond);
@@ -172,7 +174,8 @@ void register_all() {
   }
   for (auto* b : {benchmark::RegisterBenchmark("BM_trace/float", BM_trace<float>),
                   benchmark::RegisterBenchmark("BM_trace/double", BM_trace<double>)})
-    b->Arg(1000)->Arg(4096)->Arg(8192)->ArgName("n")->UseManualTime()->Unit(benchmark::kMicrosecond);
+    b->Arg(1000)->Arg(4096)->Arg(8192)->ArgName("n")->UseManualTime()->Unit(
+        benchmark::kMicrosecond);
   for (auto* b : {benchmark::RegisterBenchmark("BM_svd/float", BM_svd<float>),
                   benchmark::RegisterBenchmark("BM_svd/double", BM_svd<double>)})
     b->Arg(1000)->ArgName("n")->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -44,7 +44,8 @@ void BM_alloc_kokkos_view(benchmark::State& state) {
   const std::size_t bytes = static_cast<std::size_t>(state.range(0));
   portasim::InstancePool<Exec> instances(1);
   time_pairs(state, instances[0], [&] {
-    Kokkos::View<char*, Space> view(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("v")), bytes);
+    Kokkos::View<char*, Space> view(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("v")), bytes);
     benchmark::DoNotOptimize(view.data());
   });
 }
@@ -84,10 +85,18 @@ using Pinned = portasim::PinnedHostSpace<Exec>;
 using namespace portasim_bench_memory_pool;
 
 #define PORTASIM_ALLOC_SIZES(b) \
-  b->RangeMultiplier(16)->Range(1 << 10, 1 << 28)->ArgName("bytes")->UseManualTime()->Unit(benchmark::kMicrosecond)
+  b->RangeMultiplier(16)        \
+      ->Range(1 << 10, 1 << 28) \
+      ->ArgName("bytes")        \
+      ->UseManualTime()         \
+      ->Unit(benchmark::kMicrosecond)
 
-PORTASIM_ALLOC_SIZES(BENCHMARK_TEMPLATE(BM_alloc_kokkos_view, Device)->Name("alloc_device_kokkos_view"));
-PORTASIM_ALLOC_SIZES(BENCHMARK_TEMPLATE(BM_alloc_memory_pool, Device)->Name("alloc_device_memory_pool"));
+PORTASIM_ALLOC_SIZES(
+    BENCHMARK_TEMPLATE(BM_alloc_kokkos_view, Device)->Name("alloc_device_kokkos_view"));
+PORTASIM_ALLOC_SIZES(
+    BENCHMARK_TEMPLATE(BM_alloc_memory_pool, Device)->Name("alloc_device_memory_pool"));
 PORTASIM_ALLOC_SIZES(BENCHMARK(BM_alloc_stream_ordered)->Name("alloc_device_stream_ordered"));
-PORTASIM_ALLOC_SIZES(BENCHMARK_TEMPLATE(BM_alloc_kokkos_view, Pinned)->Name("alloc_pinned_kokkos_view"));
-PORTASIM_ALLOC_SIZES(BENCHMARK_TEMPLATE(BM_alloc_memory_pool, Pinned)->Name("alloc_pinned_memory_pool"));
+PORTASIM_ALLOC_SIZES(
+    BENCHMARK_TEMPLATE(BM_alloc_kokkos_view, Pinned)->Name("alloc_pinned_kokkos_view"));
+PORTASIM_ALLOC_SIZES(
+    BENCHMARK_TEMPLATE(BM_alloc_memory_pool, Pinned)->Name("alloc_pinned_memory_pool"));

@@ -30,10 +30,8 @@ void BM_copy(benchmark::State& state) {
   Kokkos::View<char*, HostSpace> host("host", bytes);
   Kokkos::fence();
   auto copy = [&] {
-    if constexpr (direction == Direction::host_to_device)
-      portasim::copy(exec, device, host);
-    else
-      portasim::copy(exec, host, device);
+    if constexpr (direction == Direction::host_to_device) portasim::copy(exec, device, host);
+    else portasim::copy(exec, host, device);
   };
   copy();  // warm-up
   exec.fence();
@@ -49,7 +47,8 @@ void BM_copy(benchmark::State& state) {
   const double n = static_cast<double>(state.iterations());
   state.counters["GB_per_s"] = static_cast<double>(bytes) * n / total / 1e9;
   state.counters["bytes"] = static_cast<double>(bytes);
-  state.SetLabel(std::string(HostSpace::name()) + (direction == Direction::host_to_device ? " H2D" : " D2H"));
+  state.SetLabel(std::string(HostSpace::name()) +
+                 (direction == Direction::host_to_device ? " H2D" : " D2H"));
 }
 
 using Pinned = portasim::PinnedHostSpace<Exec>;
@@ -59,13 +58,13 @@ using Pageable = Kokkos::HostSpace;
 
 using namespace portasim_bench_transfers;
 
-#define PORTASIM_TRANSFER_BENCH(name, space, direction)                                    \
-  BENCHMARK_TEMPLATE(BM_copy, space, direction)                                            \
-      ->Name(name)                                                                         \
-      ->RangeMultiplier(4)                                                                 \
-      ->Range(1, 1024)                                                                     \
-      ->ArgName("MiB")                                                                     \
-      ->UseManualTime()                                                                    \
+#define PORTASIM_TRANSFER_BENCH(name, space, direction) \
+  BENCHMARK_TEMPLATE(BM_copy, space, direction)         \
+      ->Name(name)                                      \
+      ->RangeMultiplier(4)                              \
+      ->Range(1, 1024)                                  \
+      ->ArgName("MiB")                                  \
+      ->UseManualTime()                                 \
       ->Unit(benchmark::kMillisecond)
 
 PORTASIM_TRANSFER_BENCH("copy_h2d_pinned", Pinned, Direction::host_to_device);

@@ -14,7 +14,8 @@
 namespace portasim::cli {
 
 inline std::string lower_case(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return text;
 }
 
@@ -34,9 +35,9 @@ int dispatch_backend(const std::string& requested, Work&& work) {
   if (name == lower_case(SPACE::name())) return work(SPACE());
   PORTASIM_FOR_EACH_EXECUTION_SPACE(PORTASIM_CLI_DISPATCH)
 #undef PORTASIM_CLI_DISPATCH
-  throw_error(ErrorKind::invalid_argument, "--backend '" + requested +
-                                               "' is not enabled in this build (enabled: default, " +
-                                               enabled_backend_names() + ")");
+  throw_error(ErrorKind::invalid_argument,
+              "--backend '" + requested + "' is not enabled in this build (enabled: default, " +
+                  enabled_backend_names() + ")");
 }
 
 }  // namespace portasim::cli

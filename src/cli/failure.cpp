@@ -27,13 +27,16 @@ int out_of_memory(const std::string& command, const std::string& detail) {
 
 std::string memory_hint(const std::string& command) {
   if (command == "hh")
-    return "simulate fewer neurons per run (--neurons; split the batch into several runs), record less "
+    return "simulate fewer neurons per run (--neurons; split the batch into several runs), record "
+           "less "
            "(--record spikes or none, a larger --every) or use --precision f32";
   if (command == "life")
-    return "use a smaller grid (--width/--height) or fewer generations per chunk (--chunk-size), and "
+    return "use a smaller grid (--width/--height) or fewer generations per chunk (--chunk-size), "
+           "and "
            "--engine bits / --packed for 8x less memory per grid";
   if (command == "sfap")
-    return "split the motor unit into smaller input files (fewer fibers or electrodes per run), or use a "
+    return "split the motor unit into smaller input files (fewer fibers or electrodes per run), or "
+           "use a "
            "coarser --dz or a lower --fs";
   if (command == "toolkit")
     return "use smaller sizes (--n, --rows/--cols, --matrix-n, --svd-n) or --precision f32; "

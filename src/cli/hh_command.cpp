@@ -100,15 +100,17 @@ std::string defined_mean(const std::vector<double>& values, const char* unit) {
 }
 
 template <class Scalar, class MemorySpace>
-void print_hh_summary(const HHOptions& o, const hh::Config& config, const hh::Result<Scalar, MemorySpace>& result,
-                      const char* space, int ranks);
+void print_hh_summary(const HHOptions& o, const hh::Config& config,
+                      const hh::Result<Scalar, MemorySpace>& result, const char* space, int ranks);
 
 // The neurons of this rank (distributed::hh_local_config), traces and results gathered to
 // rank 0, which writes the single-rank file layout.
 template <class Scalar, class ExecutionSpace>
-int run_hh_split(const ExecutionSpace& exec, const mpi::Communicator& comm, const HHOptions& o, const hh::Config& config,
+int run_hh_split(const ExecutionSpace& exec, const mpi::Communicator& comm, const HHOptions& o,
+                 const hh::Config& config,
                  const hh::Stimulus<Scalar, typename ExecutionSpace::memory_space>& stimulus,
-                 std::map<std::string, std::string> attributes, const std::vector<double>& amplitudes) {
+                 std::map<std::string, std::string> attributes,
+                 const std::vector<double>& amplitudes) {
   const hh::Config local = distributed::hh_local_config(comm, config, sizeof(Scalar));
   attributes["mpi_ranks"] = std::to_string(comm.size());
   std::unique_ptr<io::AtomicOutput> output;
@@ -119,10 +121,12 @@ int run_hh_split(const ExecutionSpace& exec, const mpi::Communicator& comm, cons
     output = std::make_unique<io::AtomicOutput>(o.output);
     remove_if_interrupted = std::make_unique<RemoveOnInterrupt>(output->temporary_path());
     file = std::make_unique<io::H5File>(io::H5File::create(output->temporary_path()));
-    if (config.trace != hh::Trace::none) root_sink = std::make_unique<hh::Hdf5TraceSink<Scalar>>(*file, config.trace, config.neurons);
+    if (config.trace != hh::Trace::none)
+      root_sink = std::make_unique<hh::Hdf5TraceSink<Scalar>>(*file, config.trace, config.neurons);
   }
   distributed::GatheredTraceSink<Scalar> sink(comm, config.neurons, root_sink.get());
-  const auto local_result = hh::simulate<Scalar>(exec, local, stimulus, config.trace != hh::Trace::none ? &sink : nullptr);
+  const auto local_result = hh::simulate<Scalar>(exec, local, stimulus,
+                                                 config.trace != hh::Trace::none ? &sink : nullptr);
   const auto result = distributed::gather_result(comm, local_result);
   if (comm.is_root()) {
     hh::write_result(*file, config, result, attributes);
@@ -139,22 +143,25 @@ int run_hh_split(const ExecutionSpace& exec, const mpi::Communicator& comm, cons
 
 // One summary for single-process runs (ranks 0) and MPI runs.
 template <class Scalar, class MemorySpace>
-void print_hh_summary(const HHOptions& o, const hh::Config& config, const hh::Result<Scalar, MemorySpace>& result,
-                      const char* space, int ranks) {
-  std::cout << "portasim hh: " << o.neurons << " neurons x " << result.steps << " steps (T = " << o.t_ms
-            << " ms, dt = " << o.dt_ms << " ms), " << hh::to_string(config.integrator) << ", "
+void print_hh_summary(const HHOptions& o, const hh::Config& config,
+                      const hh::Result<Scalar, MemorySpace>& result, const char* space, int ranks) {
+  std::cout << "portasim hh: " << o.neurons << " neurons x " << result.steps
+            << " steps (T = " << o.t_ms << " ms, dt = " << o.dt_ms << " ms), "
+            << hh::to_string(config.integrator) << ", "
             << (std::is_same_v<Scalar, float> ? "float32" : "float64") << " on " << space
             << (ranks > 0 ? " x " + std::to_string(ranks) + " MPI ranks" : std::string()) << "\n";
-  std::cout << "  time " << result.seconds << " s, " << result.neuron_steps_per_second() << " neuron-steps/s\n";
+  std::cout << "  time " << result.seconds << " s, " << result.neuron_steps_per_second()
+            << " neuron-steps/s\n";
   if (config.detect_spikes) {
     std::int64_t total = 0, firing = 0;
     for (const std::int32_t count : hh::host_copy<std::int32_t>(result.spike_count)) {
       total += count;
       firing += count > 0;
     }
-    std::cout << "  spikes " << total << " (threshold " << o.threshold_mv << " mV), " << firing << " of " << o.neurons
-              << " neurons fired, mean rate " << defined_mean(hh::host_copy<double>(result.firing_rate_hz), " Hz")
-              << ", mean ISI " << defined_mean(hh::host_copy<double>(result.mean_isi_ms), " ms") << ", mean ISI CV "
+    std::cout << "  spikes " << total << " (threshold " << o.threshold_mv << " mV), " << firing
+              << " of " << o.neurons << " neurons fired, mean rate "
+              << defined_mean(hh::host_copy<double>(result.firing_rate_hz), " Hz") << ", mean ISI "
+              << defined_mean(hh::host_copy<double>(result.mean_isi_ms), " ms") << ", mean ISI CV "
               << defined_mean(hh::host_copy<double>(result.isi_cv), "") << "\n";
     if (result.spikes_dropped > 0)
       std::cout << "  warning: " << result.spikes_dropped
@@ -180,11 +187,13 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
   config.max_spikes_per_neuron = o.max_spikes;
   hh::validate(config);
   std::vector<io::NamedPath> inputs;
-  if (!o.stimulus_file.empty()) inputs.push_back({"--stimulus-file", hh::stimulus_file_path(o.stimulus_file)});
+  if (!o.stimulus_file.empty())
+    inputs.push_back({"--stimulus-file", hh::stimulus_file_path(o.stimulus_file)});
   io::require_inputs_spared({{"--output", o.output}}, inputs);
   // Under mpirun: this rank's block of the neurons; rank 0 gathers and writes.
   const mpi::Communicator comm = mpi::Communicator::world();
-  const bool split = mpi::active();  // under mpirun, even on one rank: the same code path at every size
+  const bool split =
+      mpi::active();  // under mpirun, even on one rank: the same code path at every size
   const mpi::Block block = distributed::hh_neurons(comm, o.neurons);
 
   // The stimulus: a file, or generated on the device.
@@ -192,28 +201,37 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
   std::map<std::string, std::string> attributes{{"backend", ExecutionSpace::name()}};
   std::vector<double> amplitudes;
   if (!o.stimulus_file.empty()) {
-    const auto file = hh::read_stimulus_file<Scalar>(o.stimulus_file, hh::step_count(config), config.neurons);
+    const auto file =
+        hh::read_stimulus_file<Scalar>(o.stimulus_file, hh::step_count(config), config.neurons);
     const auto& shape = file.shape;
     const auto& values = file.values;
     if (shape.size() == 1) {
-      Kokkos::View<Scalar*, memory_space> trace(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stimulus"), shape[0]);
-      Kokkos::deep_copy(exec, trace, Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values.data(), shape[0]));
+      Kokkos::View<Scalar*, memory_space> trace(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "stimulus"), shape[0]);
+      Kokkos::deep_copy(exec, trace,
+                        Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                            values.data(), shape[0]));
       stimulus = hh::Stimulus<Scalar, memory_space>::shared_trace(trace);
     } else if (shape.size() == 2) {
       std::vector<Scalar> columns;  // this rank's neurons of a split run
       const Scalar* data = values.data();
       std::size_t width = shape[1];
       if (split) {
-        require(static_cast<std::int64_t>(shape[1]) == o.neurons, "stimulus '" + file.dataset + "' in '" + file.path + "' has " +
-                                                                      std::to_string(shape[1]) + " neurons, expected " + std::to_string(o.neurons));
+        require(static_cast<std::int64_t>(shape[1]) == o.neurons,
+                "stimulus '" + file.dataset + "' in '" + file.path + "' has " +
+                    std::to_string(shape[1]) + " neurons, expected " + std::to_string(o.neurons));
         width = static_cast<std::size_t>(block.size());
         for (std::size_t i = 0; i < shape[0]; ++i)
-          columns.insert(columns.end(), values.begin() + static_cast<std::ptrdiff_t>(i * shape[1] + block.begin),
+          columns.insert(columns.end(),
+                         values.begin() + static_cast<std::ptrdiff_t>(i * shape[1] + block.begin),
                          values.begin() + static_cast<std::ptrdiff_t>(i * shape[1] + block.end));
         data = columns.data();
       }
-      Kokkos::View<Scalar**, Kokkos::LayoutRight, memory_space> traces(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stimulus"), shape[0], width);
-      Kokkos::deep_copy(exec, traces, Kokkos::View<const Scalar**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(data, shape[0], width));
+      Kokkos::View<Scalar**, Kokkos::LayoutRight, memory_space> traces(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "stimulus"), shape[0], width);
+      Kokkos::deep_copy(exec, traces,
+                        Kokkos::View<const Scalar**, Kokkos::LayoutRight, Kokkos::HostSpace,
+                                     Kokkos::MemoryUnmanaged>(data, shape[0], width));
       stimulus = hh::Stimulus<Scalar, memory_space>::per_neuron_trace(traces);
     }
     exec.fence();
@@ -237,16 +255,20 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
     stimulus = hh::Stimulus<Scalar, memory_space>::generate(g);
     amplitudes.resize(static_cast<std::size_t>(o.neurons));
     for (std::size_t k = 0; k < amplitudes.size(); ++k)
-      amplitudes[k] = o.neurons > 1 ? g.amplitude_first + (g.amplitude_last - g.amplitude_first) * static_cast<double>(k) / static_cast<double>(o.neurons - 1)
+      amplitudes[k] = o.neurons > 1 ? g.amplitude_first + (g.amplitude_last - g.amplitude_first) *
+                                                              static_cast<double>(k) /
+                                                              static_cast<double>(o.neurons - 1)
                                     : g.amplitude_first;
     std::ostringstream description;
-    description << "generated: amplitude " << o.amplitude << " uA/cm^2, on " << g.step_on_ms << " ms, off "
-                << g.step_off_ms << " ms, pulse period " << g.pulse_period_ms << " ms width " << g.pulse_width_ms
-                << " ms, ramp " << g.ramp_per_ms << " per ms, noise sd " << g.noise_sd << ", seed " << g.seed;
+    description << "generated: amplitude " << o.amplitude << " uA/cm^2, on " << g.step_on_ms
+                << " ms, off " << g.step_off_ms << " ms, pulse period " << g.pulse_period_ms
+                << " ms width " << g.pulse_width_ms << " ms, ramp " << g.ramp_per_ms
+                << " per ms, noise sd " << g.noise_sd << ", seed " << g.seed;
     attributes["stimulus"] = description.str();
   }
 
-  const double neuron_steps = static_cast<double>(o.neurons) * static_cast<double>(hh::step_count(config));
+  const double neuron_steps =
+      static_cast<double>(o.neurons) * static_cast<double>(hh::step_count(config));
   if (o.progress || (isatty(STDERR_FILENO) && neuron_steps >= 5e9 && !o.quiet))
     config.progress = [](double fraction) {
       std::fprintf(stderr, "\r[portasim hh] %5.1f %%", 100.0 * fraction);
@@ -258,12 +280,14 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
 
   // Everything goes to a temporary file that replaces the output only when complete.
   io::AtomicOutput output(o.output);
-  const RemoveOnInterrupt remove_if_interrupted(output.temporary_path());  // no resume: nothing to keep
+  const RemoveOnInterrupt remove_if_interrupted(
+      output.temporary_path());  // no resume: nothing to keep
   hh::Result<Scalar, memory_space> result;
   {
     io::H5File file = io::H5File::create(output.temporary_path());
     std::unique_ptr<hh::Hdf5TraceSink<Scalar>> sink;
-    if (config.trace != hh::Trace::none) sink = std::make_unique<hh::Hdf5TraceSink<Scalar>>(file, config.trace, config.neurons);
+    if (config.trace != hh::Trace::none)
+      sink = std::make_unique<hh::Hdf5TraceSink<Scalar>>(file, config.trace, config.neurons);
     result = hh::simulate<Scalar>(exec, config, stimulus, sink.get());
     hh::write_result(file, config, result, attributes);
     if (!amplitudes.empty()) file.write("/stimulus/amplitude", amplitudes);
@@ -282,28 +306,50 @@ void add_hh_command(CLI::App& app, Action& action) {
   auto* c = app.add_subcommand("hh", "Batched Hodgkin-Huxley neurons (RK4, one neuron per thread)");
   c->add_option("--neurons", o->neurons, "Number of neurons (> 0)")->capture_default_str();
   c->add_option("--t-ms", o->t_ms, "Simulated time T in ms")->capture_default_str();
-  c->add_option("--dt-ms", o->dt_ms, "Time step in ms; n_steps = round(T/dt)")->capture_default_str();
-  c->add_option("--amplitude", o->amplitude, "DC amplitude in uA/cm^2: A, or A0:A1 spread over the neurons")->capture_default_str();
-  c->add_option("--step-on-ms", o->step_on_ms, "Current switches on at this time")->capture_default_str();
-  c->add_option("--step-off-ms", o->step_off_ms, "Current switches off at this time (default: never)");
-  c->add_option("--pulse-period-ms", o->pulse_period_ms, "Pulse train period (0: no train)")->capture_default_str();
-  c->add_option("--pulse-width-ms", o->pulse_width_ms, "Pulse width within each period")->capture_default_str();
-  c->add_option("--ramp-per-ms", o->ramp_per_ms, "Linear ramp added after step-on, uA/cm^2 per ms")->capture_default_str();
-  c->add_option("--noise-sd", o->noise_sd, "Gaussian current noise per step, uA/cm^2")->capture_default_str();
+  c->add_option("--dt-ms", o->dt_ms, "Time step in ms; n_steps = round(T/dt)")
+      ->capture_default_str();
+  c->add_option("--amplitude", o->amplitude,
+                "DC amplitude in uA/cm^2: A, or A0:A1 spread over the neurons")
+      ->capture_default_str();
+  c->add_option("--step-on-ms", o->step_on_ms, "Current switches on at this time")
+      ->capture_default_str();
+  c->add_option("--step-off-ms", o->step_off_ms,
+                "Current switches off at this time (default: never)");
+  c->add_option("--pulse-period-ms", o->pulse_period_ms, "Pulse train period (0: no train)")
+      ->capture_default_str();
+  c->add_option("--pulse-width-ms", o->pulse_width_ms, "Pulse width within each period")
+      ->capture_default_str();
+  c->add_option("--ramp-per-ms", o->ramp_per_ms, "Linear ramp added after step-on, uA/cm^2 per ms")
+      ->capture_default_str();
+  c->add_option("--noise-sd", o->noise_sd, "Gaussian current noise per step, uA/cm^2")
+      ->capture_default_str();
   c->add_option("--stimulus-file", o->stimulus_file,
-                "HDF5 file with the stimulus (dataset /stimulus, or FILE.h5:/dataset): 1-D shared, or 2-D (steps, neurons)");
-  c->add_option("--record", o->record, "What to record")->check(CLI::IsMember({"none", "v", "all", "spikes"}))->capture_default_str();
+                "HDF5 file with the stimulus (dataset /stimulus, or FILE.h5:/dataset): 1-D shared, "
+                "or 2-D (steps, neurons)");
+  c->add_option("--record", o->record, "What to record")
+      ->check(CLI::IsMember({"none", "v", "all", "spikes"}))
+      ->capture_default_str();
   c->add_option("--every", o->every, "Record every k-th step")->capture_default_str();
-  c->add_option("--threshold-mv", o->threshold_mv, "Spike threshold (upward crossing)")->capture_default_str();
-  c->add_option("--max-spikes", o->max_spikes, "Spike times stored per neuron (0: enough for 400 Hz)")->capture_default_str();
-  c->add_option("--precision", o->precision, "Floating-point precision")->check(CLI::IsMember({"f32", "f64"}))->capture_default_str();
-  c->add_option("--integrator", o->integrator, "Time integrator")->check(CLI::IsMember({"euler", "rk4", "rush-larsen", "rk45"}))->capture_default_str();
+  c->add_option("--threshold-mv", o->threshold_mv, "Spike threshold (upward crossing)")
+      ->capture_default_str();
+  c->add_option("--max-spikes", o->max_spikes,
+                "Spike times stored per neuron (0: enough for 400 Hz)")
+      ->capture_default_str();
+  c->add_option("--precision", o->precision, "Floating-point precision")
+      ->check(CLI::IsMember({"f32", "f64"}))
+      ->capture_default_str();
+  c->add_option("--integrator", o->integrator, "Time integrator")
+      ->check(CLI::IsMember({"euler", "rk4", "rush-larsen", "rk45"}))
+      ->capture_default_str();
   c->add_option("--rtol", o->rtol, "rk45 relative tolerance")->capture_default_str();
   c->add_option("--atol", o->atol, "rk45 absolute tolerance")->capture_default_str();
   c->add_option("--seed", o->seed, "Seed of the noise")->capture_default_str();
   c->add_option("--output", o->output, "HDF5 output file")->capture_default_str();
-  c->add_option("--backend", o->backend, "Execution space: default, or one of " + enabled_backend_names())->capture_default_str();
-  c->add_flag("--progress", o->progress, "Show progress on stderr (automatic for long runs on a terminal)");
+  c->add_option("--backend", o->backend,
+                "Execution space: default, or one of " + enabled_backend_names())
+      ->capture_default_str();
+  c->add_flag("--progress", o->progress,
+              "Show progress on stderr (automatic for long runs on a terminal)");
   c->add_flag("--quiet", o->quiet, "Print nothing on success");
   c->callback([&action, o] {
     action = [o] {
@@ -311,15 +357,18 @@ void add_hh_command(CLI::App& app, Action& action) {
       require_positive("--dt-ms", o->dt_ms);
       require_positive("--t-ms", o->t_ms);
       require(o->t_ms >= o->dt_ms, "--t-ms must be >= --dt-ms (at least one step)");
-      const std::int64_t steps = checked_step_count("--t-ms / --dt-ms", o->t_ms, o->dt_ms, hh::max_step_count);
+      const std::int64_t steps =
+          checked_step_count("--t-ms / --dt-ms", o->t_ms, o->dt_ms, hh::max_step_count);
       require(o->every >= 1, "--every must be >= 1, got " + std::to_string(o->every));
       require_finite("--threshold-mv", o->threshold_mv);
       require(o->max_spikes >= 0, "--max-spikes must be >= 0");
       require(o->max_spikes > 0 || o->t_ms * 0.4 < std::numeric_limits<int>::max() - 2,
-              "--t-ms is too long for the default spike capacity (400 Hz over --t-ms): give --max-spikes");
+              "--t-ms is too long for the default spike capacity (400 Hz over --t-ms): give "
+              "--max-spikes");
       const std::int64_t traces = o->record == "all" ? 4 : o->record == "v" ? 1 : 0;
-      checked_product("--neurons x samples (--t-ms / --dt-ms / --every + 1) x traces of --record x 8 bytes",
-                      {o->neurons, steps / o->every + 1, traces, 8});
+      checked_product(
+          "--neurons x samples (--t-ms / --dt-ms / --every + 1) x traces of --record x 8 bytes",
+          {o->neurons, steps / o->every + 1, traces, 8});
       return dispatch_backend(o->backend, [&](const auto& exec) {
         return o->precision == "f64" ? run_hh<double>(exec, *o) : run_hh<float>(exec, *o);
       });

@@ -18,10 +18,8 @@ void add_info_command(CLI::App& app, Action& action) {
     action = [json, output] {
       const auto build = build_info();
       const auto devices = device_properties();
-      if (*json)
-        print_info_json(std::cout, build, devices);
-      else
-        print_info(std::cout, build, devices);
+      if (*json) print_info_json(std::cout, build, devices);
+      else print_info(std::cout, build, devices);
       if (!output->empty()) {
         std::ofstream file(*output);
         require(bool(file), "cannot open '" + *output + "' for writing", ErrorKind::io);

@@ -22,8 +22,10 @@ void write_stderr(const char* text) noexcept {
 extern "C" void on_signal(int signal) {
   if (g_cooperative && !g_requested) {
     g_requested = signal;
-    write_stderr(signal == SIGINT ? "\nportasim: SIGINT: stopping after the chunk in progress (again to stop now)\n"
-                                  : "\nportasim: SIGTERM: stopping after the chunk in progress (again to stop now)\n");
+    write_stderr(
+        signal == SIGINT
+            ? "\nportasim: SIGINT: stopping after the chunk in progress (again to stop now)\n"
+            : "\nportasim: SIGTERM: stopping after the chunk in progress (again to stop now)\n");
     return;
   }
   if (g_have_path) ::unlink(g_path);

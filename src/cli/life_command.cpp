@@ -55,7 +55,8 @@ std::pair<std::int64_t, std::int64_t> parse_offset(const std::string& text) {
     std::size_t used_y = 0, used_x = 0;
     const std::int64_t y = std::stoll(text.substr(0, comma), &used_y);
     const std::int64_t x = std::stoll(text.substr(comma + 1), &used_x);
-    require(used_y == comma && used_x == text.size() - comma - 1, "--pattern-offset '" + text + "' is not Y,X");
+    require(used_y == comma && used_x == text.size() - comma - 1,
+            "--pattern-offset '" + text + "' is not Y,X");
     return {y, x};
   } catch (const std::logic_error&) {
     throw_error(ErrorKind::invalid_argument, "--pattern-offset '" + text + "' is not Y,X");
@@ -66,12 +67,14 @@ std::pair<std::int64_t, std::int64_t> parse_offset(const std::string& text) {
 // before is complete on disk (and flushed), which is what --resume continues from.
 class InterruptibleSink : public life::ChunkSink {
  public:
-  InterruptibleSink(life::ChunkSink& sink, std::string resume_hint) : m_sink(sink), m_hint(std::move(resume_hint)) {}
+  InterruptibleSink(life::ChunkSink& sink, std::string resume_hint)
+      : m_sink(sink), m_hint(std::move(resume_hint)) {}
   void write(const life::Chunk& chunk) override {
     m_sink.write(chunk);
     if (const int signal = interrupt_requested())
-      throw Interrupted(signal, std::string("stopped by ") + signal_name(signal) + " after generation " +
-                                    std::to_string(chunk.last_generation) + "; " + m_hint);
+      throw Interrupted(signal, std::string("stopped by ") + signal_name(signal) +
+                                    " after generation " + std::to_string(chunk.last_generation) +
+                                    "; " + m_hint);
   }
 
  private:
@@ -80,7 +83,8 @@ class InterruptibleSink : public life::ChunkSink {
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // npy or h5: as given, else from the output's extension.
@@ -101,13 +105,15 @@ life::Config validated_config(const LifeOptions& o) {
   config.every = o.every;
   config.packed_output = o.packed;
   require(output_format(o) == "h5" || (o.every == 1 && !o.packed),
-          "--every and --packed need --format h5 (.npy chunk files hold every generation, one byte per cell)");
+          "--every and --packed need --format h5 (.npy chunk files hold every generation, one byte "
+          "per cell)");
   // Sizes named by their options first; life::validate repeats them for library callers.
   require(o.width <= (std::int64_t(1) << 31) && o.height <= (std::int64_t(1) << 31),
           "grid too large: --width and --height are at most 2^31");
   require(o.steps < std::numeric_limits<std::int64_t>::max(), "--steps must be less than 2^63 - 1");
   const std::int64_t row_bytes = o.packed ? o.width / 8 : o.width;
-  checked_product("--chunk-size x --height x --width bytes of a chunk", {o.chunk_size, o.height, row_bytes});
+  checked_product("--chunk-size x --height x --width bytes of a chunk",
+                  {o.chunk_size, o.height, row_bytes});
   checked_product("recorded generations (--steps / --every + 1) x --height x --width bytes",
                   {o.steps / o.every + 1, o.height, row_bytes});
   life::validate(config);
@@ -136,11 +142,13 @@ void require_inputs_spared(const LifeOptions& o, const std::string& output_path)
 // The generation a run resumes after, once the point found in the output fits the options.
 std::int64_t accept_resume_point(const life::ResumePoint& point, const LifeOptions& o) {
   require(point.grid.height == o.height && point.grid.width == o.width,
-          "cannot resume from '" + point.source + "': its grid is " + std::to_string(point.grid.height) + " x " +
-              std::to_string(point.grid.width));
-  require(point.generation <= o.steps, "cannot resume: '" + point.source + "' is already past --steps");
+          "cannot resume from '" + point.source + "': its grid is " +
+              std::to_string(point.grid.height) + " x " + std::to_string(point.grid.width));
+  require(point.generation <= o.steps,
+          "cannot resume: '" + point.source + "' is already past --steps");
   if (!o.quiet)
-    std::cout << "portasim life: resuming after generation " << point.generation << " from " << point.source << "\n";
+    std::cout << "portasim life: resuming after generation " << point.generation << " from "
+              << point.source << "\n";
   return point.generation;
 }
 
@@ -167,7 +175,8 @@ int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Co
     require_in_range("--density", o.density, 0.0, 1.0);
     seed = o.seed ? *o.seed : std::random_device{}();
     comm.broadcast(&seed, sizeof(seed));
-    initial_description = "random, density " + std::to_string(o.density) + ", seed " + std::to_string(seed);
+    initial_description =
+        "random, density " + std::to_string(o.density) + ", seed " + std::to_string(seed);
   }
   std::unique_ptr<life::NpyChunkFiles> npy;
   std::unique_ptr<life::H5ChunkFile> h5;
@@ -177,23 +186,31 @@ int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Co
     std::snprintf(text, sizeof(text), ".rank%04d", comm.rank());
     return std::string(text);
   }();
-  const std::string h5_path = !per_rank ? o.output
-                                         : (ends_with(o.output, ".h5") ? o.output.substr(0, o.output.size() - 3) : o.output) +
-                                               rank_suffix + ".h5";
+  const std::string h5_path =
+      !per_rank
+          ? o.output
+          : (ends_with(o.output, ".h5") ? o.output.substr(0, o.output.size() - 3) : o.output) +
+                rank_suffix + ".h5";
   if (comm.is_root() || per_rank) {
-    require_inputs_spared(o, format == "npy" ? life::npy_base(o.output) + (per_rank ? rank_suffix : "") + ".npy" : h5_path);
+    require_inputs_spared(o, format == "npy"
+                                 ? life::npy_base(o.output) + (per_rank ? rank_suffix : "") + ".npy"
+                                 : h5_path);
     std::optional<life::HostGrid> start;
     if (comm.is_root() && !o.pattern.empty()) {
-      const life::HostGrid pattern = ends_with(o.pattern, ".npy") ? life::read_npy(o.pattern) : life::read_rle(o.pattern);
+      const life::HostGrid pattern =
+          ends_with(o.pattern, ".npy") ? life::read_npy(o.pattern) : life::read_rle(o.pattern);
       std::int64_t y = (o.height - pattern.height) / 2, x = (o.width - pattern.width) / 2;
       if (!o.pattern_offset.empty()) std::tie(y, x) = parse_offset(o.pattern_offset);
       start = life::place(pattern, o.height, o.width, y, x);
-      initial_description = "pattern " + o.pattern + " at " + std::to_string(y) + "," + std::to_string(x);
+      initial_description =
+          "pattern " + o.pattern + " at " + std::to_string(y) + "," + std::to_string(x);
     } else if (comm.is_root() && !o.initial.empty()) {
-      start = ends_with(o.initial, ".h5") ? life::read_grid_h5(o.initial) : life::read_npy(o.initial);
+      start =
+          ends_with(o.initial, ".h5") ? life::read_grid_h5(o.initial) : life::read_npy(o.initial);
       require(start->height == o.height && start->width == o.width,
-              "--initial '" + o.initial + "' is " + std::to_string(start->height) + " x " + std::to_string(start->width) +
-                  ", but --height/--width ask for " + std::to_string(o.height) + " x " + std::to_string(o.width));
+              "--initial '" + o.initial + "' is " + std::to_string(start->height) + " x " +
+                  std::to_string(start->width) + ", but --height/--width ask for " +
+                  std::to_string(o.height) + " x " + std::to_string(o.width));
       initial_description = "grid " + o.initial;
     }
     std::optional<life::ResumePoint> resume_point;
@@ -208,8 +225,9 @@ int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Co
       npy = std::make_unique<life::NpyChunkFiles>(base);
       sink = npy.get();
     } else {
-      life::H5RunDescription description{o.boundary, o.engine, o.seed ? std::to_string(*o.seed) : std::to_string(seed),
-                                         initial_description, o.density, o.chunk_size};
+      life::H5RunDescription description{
+          o.boundary,          o.engine,  o.seed ? std::to_string(*o.seed) : std::to_string(seed),
+          initial_description, o.density, o.chunk_size};
       h5 = std::make_unique<life::H5ChunkFile>(h5_path, file_config, description, o.resume);
       resume_point = h5->resume_point();
       sink = h5.get();
@@ -225,12 +243,15 @@ int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Co
   }
   comm.broadcast(&have_grid, sizeof(have_grid));
   comm.broadcast(&start_generation, sizeof(start_generation));
-  life::ByteGrid<memory_space> initial(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::life::initial")), rows.size(), o.width);
+  life::ByteGrid<memory_space> initial(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::life::initial")),
+      rows.size(), o.width);
   if (have_grid) {
     grid.resize(static_cast<std::size_t>(o.height * o.width));
     comm.broadcast(grid.data(), grid.size());
-    Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(
-        grid.data() + rows.begin * o.width, rows.size(), o.width);
+    Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Kokkos::HostSpace,
+                 Kokkos::MemoryUnmanaged>
+        host(grid.data() + rows.begin * o.width, rows.size(), o.width);
     Kokkos::deep_copy(exec, initial, host);
   } else {
     distributed::fill_random_rows(exec, initial, rows.begin, o.density, seed);
@@ -240,19 +261,24 @@ int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Co
   distributed::LifeOptions options;
   options.output = per_rank ? distributed::LifeOutput::per_rank : distributed::LifeOutput::gathered;
   options.device_aware_mpi = o.device_aware_mpi;
-  const life::RunStats stats = distributed::run_life(exec, comm, config, initial, start_generation, sink, options);
+  const life::RunStats stats =
+      distributed::run_life(exec, comm, config, initial, start_generation, sink, options);
   if (h5) h5->finish();
   comm.barrier();
 
   if (!o.quiet && comm.is_root()) {
-    std::cout << "portasim life: " << o.height << " x " << o.width << " " << o.boundary << ", generations "
-              << stats.first_generation << ".." << stats.last_generation << ", " << o.engine << " engine on "
-              << ExecutionSpace::name() << " x " << comm.size() << " MPI ranks (row blocks)\n";
+    std::cout << "portasim life: " << o.height << " x " << o.width << " " << o.boundary
+              << ", generations " << stats.first_generation << ".." << stats.last_generation << ", "
+              << o.engine << " engine on " << ExecutionSpace::name() << " x " << comm.size()
+              << " MPI ranks (row blocks)\n";
     std::cout << "  final population " << stats.final_population << "\n";
-    std::cout << "  time " << stats.seconds << " s (+ " << stats.setup_seconds << " s setup), " << stats.cells_per_second()
-              << " cells/s (including output); compute and halo " << stats.compute_seconds << " s, gather "
-              << stats.copy_seconds << " s, write " << stats.write_seconds << " s\n";
-    std::cout << "  wrote " << (per_rank ? "per-rank files " : "") << (npy ? life::npy_base(o.output) + (per_rank ? ".rank*" : "") + "_*.npy" : o.output) << "\n";
+    std::cout << "  time " << stats.seconds << " s (+ " << stats.setup_seconds << " s setup), "
+              << stats.cells_per_second() << " cells/s (including output); compute and halo "
+              << stats.compute_seconds << " s, gather " << stats.copy_seconds << " s, write "
+              << stats.write_seconds << " s\n";
+    std::cout << "  wrote " << (per_rank ? "per-rank files " : "")
+              << (npy ? life::npy_base(o.output) + (per_rank ? ".rank*" : "") + "_*.npy" : o.output)
+              << "\n";
   }
   return 0;
 }
@@ -271,21 +297,25 @@ int run_life(const ExecutionSpace& exec, const LifeOptions& o) {
   std::string initial_description;
   std::uint64_t seed = 0;
   if (!o.pattern.empty()) {
-    const life::HostGrid pattern = ends_with(o.pattern, ".npy") ? life::read_npy(o.pattern) : life::read_rle(o.pattern);
+    const life::HostGrid pattern =
+        ends_with(o.pattern, ".npy") ? life::read_npy(o.pattern) : life::read_rle(o.pattern);
     std::int64_t y = (o.height - pattern.height) / 2, x = (o.width - pattern.width) / 2;
     if (!o.pattern_offset.empty()) std::tie(y, x) = parse_offset(o.pattern_offset);
     start = life::place(pattern, o.height, o.width, y, x);
-    initial_description = "pattern " + o.pattern + " at " + std::to_string(y) + "," + std::to_string(x);
+    initial_description =
+        "pattern " + o.pattern + " at " + std::to_string(y) + "," + std::to_string(x);
   } else if (!o.initial.empty()) {
     start = ends_with(o.initial, ".h5") ? life::read_grid_h5(o.initial) : life::read_npy(o.initial);
     require(start->height == o.height && start->width == o.width,
-            "--initial '" + o.initial + "' is " + std::to_string(start->height) + " x " + std::to_string(start->width) +
-                ", but --height/--width ask for " + std::to_string(o.height) + " x " + std::to_string(o.width));
+            "--initial '" + o.initial + "' is " + std::to_string(start->height) + " x " +
+                std::to_string(start->width) + ", but --height/--width ask for " +
+                std::to_string(o.height) + " x " + std::to_string(o.width));
     initial_description = "grid " + o.initial;
   } else {
     require_in_range("--density", o.density, 0.0, 1.0);
     seed = o.seed ? *o.seed : std::random_device{}();
-    initial_description = "random, density " + std::to_string(o.density) + ", seed " + std::to_string(seed);
+    initial_description =
+        "random, density " + std::to_string(o.density) + ", seed " + std::to_string(seed);
   }
 
   // The sink, and where a resumed run starts.
@@ -302,8 +332,9 @@ int run_life(const ExecutionSpace& exec, const LifeOptions& o) {
     npy = std::make_unique<life::NpyChunkFiles>(base);
     sink = npy.get();
   } else {
-    life::H5RunDescription description{o.boundary, o.engine, o.seed ? std::to_string(*o.seed) : std::to_string(seed),
-                                       initial_description, o.density, o.chunk_size};
+    life::H5RunDescription description{
+        o.boundary,          o.engine,  o.seed ? std::to_string(*o.seed) : std::to_string(seed),
+        initial_description, o.density, o.chunk_size};
     h5 = std::make_unique<life::H5ChunkFile>(o.output, config, description, o.resume);
     resume_point = h5->resume_point();
     sink = h5.get();
@@ -314,9 +345,13 @@ int run_life(const ExecutionSpace& exec, const LifeOptions& o) {
     start = resume_point->grid;
   }
 
-  life::ByteGrid<memory_space> initial(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::life::initial")), o.height, o.width);
+  life::ByteGrid<memory_space> initial(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::life::initial")),
+      o.height, o.width);
   if (start) {
-    Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(start->cells.data(), o.height, o.width);
+    Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Kokkos::HostSpace,
+                 Kokkos::MemoryUnmanaged>
+        host(start->cells.data(), o.height, o.width);
     Kokkos::deep_copy(exec, initial, host);
   } else {
     life::fill_random(exec, initial, o.density, seed);
@@ -324,21 +359,24 @@ int run_life(const ExecutionSpace& exec, const LifeOptions& o) {
   exec.fence();
 
   const CooperativeInterrupt stop_at_chunk_boundary;
-  InterruptibleSink interruptible(*sink, (npy ? "the chunk files " + life::npy_base(o.output) + "_*.npy"
-                                               : "'" + h5->partial_path() + "'") +
-                                             " hold every generation so far; continue with the same options and --resume");
+  InterruptibleSink interruptible(
+      *sink, (npy ? "the chunk files " + life::npy_base(o.output) + "_*.npy"
+                  : "'" + h5->partial_path() + "'") +
+                 " hold every generation so far; continue with the same options and --resume");
   const life::RunStats stats = life::run(exec, config, initial, start_generation, &interruptible);
   if (h5) h5->finish();
 
   if (!o.quiet) {
-    std::cout << "portasim life: " << o.height << " x " << o.width << " " << o.boundary << ", generations "
-              << stats.first_generation << ".." << stats.last_generation << ", " << o.engine << " engine on "
-              << ExecutionSpace::name() << " (" << initial_description << ")\n";
+    std::cout << "portasim life: " << o.height << " x " << o.width << " " << o.boundary
+              << ", generations " << stats.first_generation << ".." << stats.last_generation << ", "
+              << o.engine << " engine on " << ExecutionSpace::name() << " (" << initial_description
+              << ")\n";
     std::cout << "  final population " << stats.final_population << "\n";
-    std::cout << "  time " << stats.seconds << " s (+ " << stats.setup_seconds << " s setup), " << stats.cells_per_second()
-              << " cells/s (including output), "
-              << stats.chunks << " chunks; compute " << stats.compute_seconds << " s, copy " << stats.copy_seconds
-              << " s, write " << stats.write_seconds << " s, overlap " << stats.overlap_ratio() << "\n";
+    std::cout << "  time " << stats.seconds << " s (+ " << stats.setup_seconds << " s setup), "
+              << stats.cells_per_second() << " cells/s (including output), " << stats.chunks
+              << " chunks; compute " << stats.compute_seconds << " s, copy " << stats.copy_seconds
+              << " s, write " << stats.write_seconds << " s, overlap " << stats.overlap_ratio()
+              << "\n";
     std::cout << "  wrote " << (npy ? life::npy_base(o.output) + "_*.npy" : o.output) << "\n";
   }
   return 0;
@@ -352,25 +390,41 @@ void add_life_command(CLI::App& app, Action& action) {
   c->add_option("--width", o->width, "Grid width")->capture_default_str();
   c->add_option("--height", o->height, "Grid height")->capture_default_str();
   c->add_option("--steps", o->steps, "Generations after generation 0")->capture_default_str();
-  c->add_option("--chunk-size", o->chunk_size, "Generations per chunk (per output file)")->capture_default_str();
-  c->add_option("--output", o->output, "Output: BASE.npy (chunk files BASE_*.npy) or FILE.h5")->capture_default_str();
+  c->add_option("--chunk-size", o->chunk_size, "Generations per chunk (per output file)")
+      ->capture_default_str();
+  c->add_option("--output", o->output, "Output: BASE.npy (chunk files BASE_*.npy) or FILE.h5")
+      ->capture_default_str();
   c->add_option("--seed", o->seed, "Seed of the random initial grid (default: random)");
-  c->add_option("--density", o->density, "Fraction of live cells in the random initial grid")->capture_default_str();
-  c->add_option("--boundary", o->boundary, "Torus (wrap around) or dead border")->check(CLI::IsMember({"torus", "dead"}))->capture_default_str();
-  c->add_option("--format", o->format, "npy or h5 (default: from the output's extension)")->check(CLI::IsMember({"npy", "h5"}));
+  c->add_option("--density", o->density, "Fraction of live cells in the random initial grid")
+      ->capture_default_str();
+  c->add_option("--boundary", o->boundary, "Torus (wrap around) or dead border")
+      ->check(CLI::IsMember({"torus", "dead"}))
+      ->capture_default_str();
+  c->add_option("--format", o->format, "npy or h5 (default: from the output's extension)")
+      ->check(CLI::IsMember({"npy", "h5"}));
   c->add_option("--pattern", o->pattern, "Start from an RLE pattern file (or a 2-D .npy)");
-  c->add_option("--pattern-offset", o->pattern_offset, "Top-left corner Y,X of the pattern (default: centred)");
-  c->add_option("--initial", o->initial, "Start from a grid in a .npy file or an HDF5 file (/generations)");
+  c->add_option("--pattern-offset", o->pattern_offset,
+                "Top-left corner Y,X of the pattern (default: centred)");
+  c->add_option("--initial", o->initial,
+                "Start from a grid in a .npy file or an HDF5 file (/generations)");
   c->add_option("--every", o->every, "Write every k-th generation (h5)")->capture_default_str();
-  c->add_option("--engine", o->engine, "byte: one byte per cell; bits: 64 cells per word (width % 64 == 0)")
-      ->check(CLI::IsMember({"byte", "bits"}))->capture_default_str();
-  c->add_flag("--packed", o->packed, "Write 8 cells per byte (h5; numpy.unpackbits(..., bitorder='little'))");
+  c->add_option("--engine", o->engine,
+                "byte: one byte per cell; bits: 64 cells per word (width % 64 == 0)")
+      ->check(CLI::IsMember({"byte", "bits"}))
+      ->capture_default_str();
+  c->add_flag("--packed", o->packed,
+              "Write 8 cells per byte (h5; numpy.unpackbits(..., bitorder='little'))");
   c->add_flag("--resume", o->resume, "Continue an interrupted run from its last complete chunk");
-  c->add_option("--backend", o->backend, "Execution space: default, or one of " + enabled_backend_names())->capture_default_str();
+  c->add_option("--backend", o->backend,
+                "Execution space: default, or one of " + enabled_backend_names())
+      ->capture_default_str();
   c->add_flag("--quiet", o->quiet, "Print nothing on success");
-  c->add_option("--mpi-output", o->mpi_output, "Under mpirun: gathered (rank 0 writes the single-rank files) or per-rank")
-      ->check(CLI::IsMember({"gathered", "per-rank"}))->capture_default_str();
-  c->add_flag("--device-aware-mpi", o->device_aware_mpi, "Under mpirun: hand device pointers to a CUDA-aware MPI (no host staging)");
+  c->add_option("--mpi-output", o->mpi_output,
+                "Under mpirun: gathered (rank 0 writes the single-rank files) or per-rank")
+      ->check(CLI::IsMember({"gathered", "per-rank"}))
+      ->capture_default_str();
+  c->add_flag("--device-aware-mpi", o->device_aware_mpi,
+              "Under mpirun: hand device pointers to a CUDA-aware MPI (no host staging)");
   c->callback([&action, o] {
     action = [o] {
       require(o->width > 0, "--width must be > 0, got " + std::to_string(o->width));
@@ -378,7 +432,9 @@ void add_life_command(CLI::App& app, Action& action) {
       require(o->steps >= 0, "--steps must be >= 0, got " + std::to_string(o->steps));
       require(o->chunk_size > 0, "--chunk-size must be > 0, got " + std::to_string(o->chunk_size));
       require(o->every > 0, "--every must be > 0, got " + std::to_string(o->every));
-      require(o->engine != "bits" || o->width % 64 == 0, "--engine bits needs a --width that is a multiple of 64, got " + std::to_string(o->width));
+      require(o->engine != "bits" || o->width % 64 == 0,
+              "--engine bits needs a --width that is a multiple of 64, got " +
+                  std::to_string(o->width));
       return dispatch_backend(o->backend, [&](const auto& exec) { return run_life(exec, *o); });
     };
   });

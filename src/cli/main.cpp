@@ -40,7 +40,8 @@ int main(int argc, char* argv[]) {
     return cli::exit_code_for(e.kind());
   }
 
-  CLI::App app{"portasim: Hodgkin-Huxley, Game of Life, SFAP and GPU-toolkit simulations on Kokkos"};
+  CLI::App app{
+      "portasim: Hodgkin-Huxley, Game of Life, SFAP and GPU-toolkit simulations on Kokkos"};
   app.set_version_flag("--version", std::string("portasim ") + PORTASIM_VERSION_STRING);
   app.require_subcommand(1);
   cli::Action action;
@@ -57,7 +58,8 @@ int main(int argc, char* argv[]) {
     const int code = app.exit(e);
     return code == 0 ? 0 : cli::exit_invalid_argument;
   }
-  const std::string command = app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name();
+  const std::string command =
+      app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name();
   cli::install_interrupt_handlers();
   try {
     return action ? action() : cli::exit_internal;

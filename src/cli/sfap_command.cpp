@@ -45,20 +45,25 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
     options.dt_s = 0;
   }
   require(std::isfinite(options.dz_mm) && options.dz_mm > 0,
-          "dz must be finite and > 0 (--dz or attribute /inputs dz_mm), got " + std::to_string(options.dz_mm));
+          "dz must be finite and > 0 (--dz or attribute /inputs dz_mm), got " +
+              std::to_string(options.dz_mm));
   const double dt = options.dt_s > 0 ? options.dt_s : 1.0 / options.fs_hz;
-  require(std::isfinite(dt) && dt > 0, "fs must be finite and > 0 (--fs or attribute /inputs fs_Hz/dt_s)");
+  require(std::isfinite(dt) && dt > 0,
+          "fs must be finite and > 0 (--fs or attribute /inputs fs_Hz/dt_s)");
   options.apply_delays = !o.no_delays;
   options.corrected_source = o.corrected_source;
   options.dz_weighted = o.dz_weighted;
 
   // Under mpirun: this rank's block of the fibers; rank 0 gathers and writes.
   const mpi::Communicator comm = mpi::Communicator::world();
-  const bool split = mpi::active();  // under mpirun, even on one rank: the same code path at every size
+  const bool split =
+      mpi::active();  // under mpirun, even on one rank: the same code path at every size
   if (split) {
     require(static_cast<std::int64_t>(host.n_fibers) >= comm.size(),
-            std::to_string(host.n_fibers) + " fibers cannot be split over " + std::to_string(comm.size()) + " MPI ranks");
-    const mpi::Block block = distributed::sfap_fibers(comm, static_cast<std::int64_t>(host.n_fibers));
+            std::to_string(host.n_fibers) + " fibers cannot be split over " +
+                std::to_string(comm.size()) + " MPI ranks");
+    const mpi::Block block =
+        distributed::sfap_fibers(comm, static_cast<std::int64_t>(host.n_fibers));
     options.first_fiber = block.begin;
     options.fiber_count = block.size();
   }
@@ -66,16 +71,19 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
   if (comm.is_root()) output_file = std::make_unique<io::AtomicOutput>(o.output);
   // No resume for SFAP: an interrupted run keeps nothing.
   std::unique_ptr<RemoveOnInterrupt> remove_if_interrupted;
-  if (output_file) remove_if_interrupted = std::make_unique<RemoveOnInterrupt>(output_file->temporary_path());
+  if (output_file)
+    remove_if_interrupted = std::make_unique<RemoveOnInterrupt>(output_file->temporary_path());
   const auto inputs = sfap::upload(exec, host);
   exec.fence();
   const auto start = std::chrono::steady_clock::now();
   const auto result = sfap::compute(exec, inputs, options);
   exec.fence();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const auto host_result = split
-                               ? distributed::gather_result(comm, sfap::to_host(result), static_cast<std::int64_t>(host.n_fibers))
-                               : sfap::to_host(result);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto host_result =
+      split ? distributed::gather_result(comm, sfap::to_host(result),
+                                         static_cast<std::int64_t>(host.n_fibers))
+            : sfap::to_host(result);
   const double slowest = comm.max(seconds);
   if (!comm.is_root()) return 0;
   io::AtomicOutput& output = *output_file;
@@ -85,19 +93,24 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
     file.write_attribute("/", "generator", "portasim sfap");
     file.write_attribute("/", "backend", std::string(ExecutionSpace::name()));
     file.write_attribute("/", "input", o.input);
-    file.write_attribute("/outputs", "corrected_source", static_cast<std::int8_t>(o.corrected_source));
+    file.write_attribute("/outputs", "corrected_source",
+                         static_cast<std::int8_t>(o.corrected_source));
     file.write_attribute("/outputs", "dz_weighted", static_cast<std::int8_t>(o.dz_weighted));
     if (split) file.write_attribute("/", "mpi_ranks", static_cast<std::int64_t>(comm.size()));
     file.flush();
   }
   output.commit();
   if (!o.quiet) {
-    std::cout << "portasim sfap: " << host_result.n_fibers << " fibers x " << host_result.n_electrodes << " electrodes, Nt = "
-              << host_result.nt << " (dt = " << host_result.dt_s << " s), dz = " << host_result.dz_mm << " mm, N_z <= "
-              << host_result.n_z_max << ", on " << ExecutionSpace::name()
-              << (split ? " x " + std::to_string(comm.size()) + " MPI ranks" : std::string()) << "\n";
-    std::cout << "  sfaps shape (" << host_result.nt << ", " << host_result.n_electrodes << ", " << host_result.n_fibers << "), "
-              << (o.no_delays ? "no delays" : "with delays and MUAP") << ", time " << slowest << " s\n";
+    std::cout << "portasim sfap: " << host_result.n_fibers << " fibers x "
+              << host_result.n_electrodes << " electrodes, Nt = " << host_result.nt
+              << " (dt = " << host_result.dt_s << " s), dz = " << host_result.dz_mm
+              << " mm, N_z <= " << host_result.n_z_max << ", on " << ExecutionSpace::name()
+              << (split ? " x " + std::to_string(comm.size()) + " MPI ranks" : std::string())
+              << "\n";
+    std::cout << "  sfaps shape (" << host_result.nt << ", " << host_result.n_electrodes << ", "
+              << host_result.n_fibers << "), "
+              << (o.no_delays ? "no delays" : "with delays and MUAP") << ", time " << slowest
+              << " s\n";
     std::cout << "  wrote " << o.output << "\n";
   }
   return 0;
@@ -107,15 +120,22 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
 
 void add_sfap_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<sfap_cli::SfapOptions>();
-  auto* c = app.add_subcommand("sfap", "Single-fiber action potentials of intramuscular EMG (MyoGen's calc_sfaps)");
-  c->add_option("--input", o->input, "HDF5 input with the /inputs layout of the SFAP reference files")->required();
+  auto* c = app.add_subcommand(
+      "sfap", "Single-fiber action potentials of intramuscular EMG (MyoGen's calc_sfaps)");
+  c->add_option("--input", o->input,
+                "HDF5 input with the /inputs layout of the SFAP reference files")
+      ->required();
   c->add_option("--output", o->output, "HDF5 output file")->capture_default_str();
   auto* dz_option = c->add_option("--dz", o->dz_mm, "Spatial step in mm (overrides /inputs dz_mm)");
-  auto* fs_option = c->add_option("--fs", o->fs_hz, "Sampling rate in Hz (overrides /inputs fs_Hz and dt_s)");
+  auto* fs_option =
+      c->add_option("--fs", o->fs_hz, "Sampling rate in Hz (overrides /inputs fs_Hz and dt_s)");
   c->add_flag("--no-delays", o->no_delays, "Skip the nerve-path delays and the MUAP");
-  c->add_flag("--corrected-source", o->corrected_source, "Physically corrected mirror-symmetric source (not MyoGen)");
-  c->add_flag("--dz-weighted", o->dz_weighted, "Weight the projection by dz (SFAPs in mV, dz independent; not MyoGen)");
-  c->add_option("--backend", o->backend, "Execution space: default, or one of " + enabled_backend_names())
+  c->add_flag("--corrected-source", o->corrected_source,
+              "Physically corrected mirror-symmetric source (not MyoGen)");
+  c->add_flag("--dz-weighted", o->dz_weighted,
+              "Weight the projection by dz (SFAPs in mV, dz independent; not MyoGen)");
+  c->add_option("--backend", o->backend,
+                "Execution space: default, or one of " + enabled_backend_names())
       ->capture_default_str();
   c->add_flag("--quiet", o->quiet, "Print nothing on success");
   c->callback([&action, o, dz_option, fs_option] {
@@ -123,7 +143,8 @@ void add_sfap_command(CLI::App& app, Action& action) {
     action = [o, dz_given, fs_given] {
       if (dz_given) require(std::isfinite(o->dz_mm) && o->dz_mm > 0, "--dz must be finite and > 0");
       if (fs_given) require(std::isfinite(o->fs_hz) && o->fs_hz > 0, "--fs must be finite and > 0");
-      return dispatch_backend(o->backend, [&](const auto& exec) { return sfap_cli::run_sfap(exec, *o); });
+      return dispatch_backend(o->backend,
+                              [&](const auto& exec) { return sfap_cli::run_sfap(exec, *o); });
     };
   });
 }

@@ -54,10 +54,12 @@ int run_sfap_input(SfapInputOptions& o) {
   }
   output.commit();
   if (!o.quiet)
-    std::cout << "portasim sfap-input: " << inputs.n_fibers << " fibers in a " << s.territory_radius_mm
-              << " mm territory, muscle " << s.muscle_length_mm << " mm, " << inputs.n_electrodes
-              << " electrodes, fs " << o.fs_hz << " Hz, dz " << s.dz_mm << " mm, seed " << s.seed << "\n"
-              << "  wrote " << o.output << " (run it with: portasim sfap --input " << o.output << ")\n";
+    std::cout << "portasim sfap-input: " << inputs.n_fibers << " fibers in a "
+              << s.territory_radius_mm << " mm territory, muscle " << s.muscle_length_mm << " mm, "
+              << inputs.n_electrodes << " electrodes, fs " << o.fs_hz << " Hz, dz " << s.dz_mm
+              << " mm, seed " << s.seed << "\n"
+              << "  wrote " << o.output << " (run it with: portasim sfap --input " << o.output
+              << ")\n";
   return 0;
 }
 
@@ -66,31 +68,54 @@ int run_sfap_input(SfapInputOptions& o) {
 void add_sfap_input_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<SfapInputOptions>();
   sfap::MotorUnitSpec& s = o->spec;
-  auto* c = app.add_subcommand("sfap-input", "Write a motor unit (the /inputs of `portasim sfap`) from parameters");
+  auto* c = app.add_subcommand(
+      "sfap-input", "Write a motor unit (the /inputs of `portasim sfap`) from parameters");
   c->add_option("--output", o->output, "HDF5 file to write")->capture_default_str();
   c->add_option("--fibers", s.fibers, "Number of fibers")->capture_default_str();
-  c->add_option("--territory-centre-mm", o->territory_centre, "Centre X,Y of the circular fiber territory")
-      ->delimiter(',')->expected(2)->capture_default_str();
-  c->add_option("--territory-radius-mm", s.territory_radius_mm, "Radius of the territory")->capture_default_str();
-  c->add_option("--muscle-length-mm", s.muscle_length_mm, "Fiber length (fibers run from z = 0)")->capture_default_str();
+  c->add_option("--territory-centre-mm", o->territory_centre,
+                "Centre X,Y of the circular fiber territory")
+      ->delimiter(',')
+      ->expected(2)
+      ->capture_default_str();
+  c->add_option("--territory-radius-mm", s.territory_radius_mm, "Radius of the territory")
+      ->capture_default_str();
+  c->add_option("--muscle-length-mm", s.muscle_length_mm, "Fiber length (fibers run from z = 0)")
+      ->capture_default_str();
   c->add_option("--endplate-mean-mm", s.endplate_mean_mm, "Mean end-plate z (default: mid-muscle)");
-  c->add_option("--endplate-sd-mm", s.endplate_sd_mm, "Standard deviation of the end-plate z")->capture_default_str();
-  c->add_option("--velocity-mean-mm-per-s", s.velocity_mean_mm_per_s, "Mean conduction velocity")->capture_default_str();
-  c->add_option("--velocity-sd-mm-per-s", s.velocity_sd_mm_per_s, "Its standard deviation")->capture_default_str();
-  c->add_option("--diameter-mean-mm", s.diameter_mean_mm, "Mean fiber diameter")->capture_default_str();
-  c->add_option("--diameter-sd-mm", s.diameter_sd_mm, "Its standard deviation")->capture_default_str();
-  c->add_option("--nerve-paths-mm", o->nerve_paths, "Mean nerve-path lengths P0,P1 (axon at 5 m/s, branch at 2 m/s)")
-      ->delimiter(',')->expected(2)->capture_default_str();
-  c->add_option("--nerve-path-sd-mm", s.nerve_path_sd_mm, "Standard deviation of each nerve path")->capture_default_str();
-  c->add_option("--electrodes", s.electrodes, "Number of point electrodes on a line")->capture_default_str();
-  c->add_option("--electrode-spacing-mm", s.electrode_spacing_mm, "Distance between neighbours")->capture_default_str();
+  c->add_option("--endplate-sd-mm", s.endplate_sd_mm, "Standard deviation of the end-plate z")
+      ->capture_default_str();
+  c->add_option("--velocity-mean-mm-per-s", s.velocity_mean_mm_per_s, "Mean conduction velocity")
+      ->capture_default_str();
+  c->add_option("--velocity-sd-mm-per-s", s.velocity_sd_mm_per_s, "Its standard deviation")
+      ->capture_default_str();
+  c->add_option("--diameter-mean-mm", s.diameter_mean_mm, "Mean fiber diameter")
+      ->capture_default_str();
+  c->add_option("--diameter-sd-mm", s.diameter_sd_mm, "Its standard deviation")
+      ->capture_default_str();
+  c->add_option("--nerve-paths-mm", o->nerve_paths,
+                "Mean nerve-path lengths P0,P1 (axon at 5 m/s, branch at 2 m/s)")
+      ->delimiter(',')
+      ->expected(2)
+      ->capture_default_str();
+  c->add_option("--nerve-path-sd-mm", s.nerve_path_sd_mm, "Standard deviation of each nerve path")
+      ->capture_default_str();
+  c->add_option("--electrodes", s.electrodes, "Number of point electrodes on a line")
+      ->capture_default_str();
+  c->add_option("--electrode-spacing-mm", s.electrode_spacing_mm, "Distance between neighbours")
+      ->capture_default_str();
   c->add_option("--electrode-start-mm", o->electrode_start, "X,Y,Z of the first electrode")
-      ->delimiter(',')->expected(3)->capture_default_str();
-  c->add_option("--electrode-direction", o->electrode_direction, "DX,DY,DZ of the line (normalised)")
-      ->delimiter(',')->expected(3)->capture_default_str();
+      ->delimiter(',')
+      ->expected(3)
+      ->capture_default_str();
+  c->add_option("--electrode-direction", o->electrode_direction,
+                "DX,DY,DZ of the line (normalised)")
+      ->delimiter(',')
+      ->expected(3)
+      ->capture_default_str();
   c->add_option("--fs", o->fs_hz, "Sampling rate in Hz (dt = 1/fs)")->capture_default_str();
   c->add_option("--dz", s.dz_mm, "Spatial step in mm")->capture_default_str();
-  c->add_option("--min-radial-dist-mm", s.min_radial_dist_mm, "Radial clamp (default: the mean fiber diameter)");
+  c->add_option("--min-radial-dist-mm", s.min_radial_dist_mm,
+                "Radial clamp (default: the mean fiber diameter)");
   c->add_option("--seed", s.seed, "Seed of the draws")->capture_default_str();
   c->add_flag("--quiet", o->quiet, "Print nothing on success");
   c->callback([&action, o] { action = [o] { return run_sfap_input(*o); }; });

@@ -22,8 +22,8 @@
 #include "interrupt.hpp"
 #include "portasim/config.hpp"
 #include "portasim/core/benchmark.hpp"
-#include "portasim/core/error.hpp"
 #include "portasim/core/checked_size.hpp"
+#include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
 #include "portasim/core/instance_pool.hpp"
 #include "portasim/core/memory_pool.hpp"
@@ -45,7 +45,8 @@ struct ToolkitOptions {
   std::int64_t matrix_n = 256;  // matmul n x n x n and the trace
   std::int64_t svd_n = 128;     // the SVD's n x n matrix (0: no SVD)
   std::int64_t softplus_points = 2001;
-  double softplus_range = 1000;  // softplus over [-R, R]; the naive formula overflows from 88.7 (float)
+  double softplus_range =
+      1000;  // softplus over [-R, R]; the naive formula overflows from 88.7 (float)
   std::string precision = "f32";
   int repeat = 20;
   int warmup = 3;
@@ -87,9 +88,11 @@ struct HashFill {
 
 template <class Exec, class View>
 void hash_fill(const Exec& exec, const View& view, std::uint32_t seed) {
-  const std::int64_t cols = View::rank == 1 ? 1 : static_cast<std::int64_t>(view.extent(View::rank - 1));
+  const std::int64_t cols =
+      View::rank == 1 ? 1 : static_cast<std::int64_t>(view.extent(View::rank - 1));
   Kokkos::parallel_for("portasim::cli::toolkit::fill",
-                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, static_cast<std::int64_t>(view.size())),
+                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
+                           exec, 0, static_cast<std::int64_t>(view.size())),
                        HashFill<View>{view, seed, cols});
 }
 
@@ -129,8 +132,8 @@ struct Check {
 
 struct Timing {
   BenchmarkResult result;
-  double work = 0;          // bytes or flops per call
-  std::string rate_unit;    // "GB/s", "TFLOP/s" or empty
+  double work = 0;        // bytes or flops per call
+  std::string rate_unit;  // "GB/s", "TFLOP/s" or empty
   double rate() const {
     const double ms = result.device().mean_ms;
     if (rate_unit.empty() || ms <= 0) return 0;
@@ -199,7 +202,8 @@ int run_toolkit(const ToolkitOptions& o) {
       return pool.template view<Scalar*>(exec, count);
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::out_of_memory) throw;
-      throw_error(ErrorKind::out_of_memory, option + " = " + std::to_string(count) + ": " + e.what());
+      throw_error(ErrorKind::out_of_memory,
+                  option + " = " + std::to_string(count) + ": " + e.what());
     }
   };
   const auto matrix_for = [&](const std::string& option, std::size_t rows, std::size_t cols) {
@@ -207,14 +211,16 @@ int run_toolkit(const ToolkitOptions& o) {
       return pool.template view<Scalar**>(exec, rows, cols);
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::out_of_memory) throw;
-      throw_error(ErrorKind::out_of_memory, option + " (" + std::to_string(rows) + " x " + std::to_string(cols) + "): " + e.what());
+      throw_error(ErrorKind::out_of_memory, option + " (" + std::to_string(rows) + " x " +
+                                                std::to_string(cols) + "): " + e.what());
     }
   };
 
   std::vector<Timing> timings;
   std::vector<Check> checks;
   std::vector<std::string> notes;
-  const auto time = [&](const std::string& name, double work, const std::string& unit, auto&& call) {
+  const auto time = [&](const std::string& name, double work, const std::string& unit,
+                        auto&& call) {
     Timing t;
     t.result = benchmark(name, exec, call, bench);
     t.work = work;
@@ -239,8 +245,10 @@ int run_toolkit(const ToolkitOptions& o) {
     const auto x1v = x1.view(), x2v = x2.view(), sqv = sq.view(), yv = y.view();
     time("squared_difference", 3.0 * n * elem, "GB/s",
          [&] { tk::elementwise(exec, tk::fn::SquaredDifference{}, sqv, x1v, x2v); });
-    time("multiply_add", 3.0 * n * elem, "GB/s", [&] { tk::elementwise(exec, tk::fn::MultiplyAdd{}, yv, x1v, x2v, B); });
-    const auto hx1 = to_host(exec, x1v), hx2 = to_host(exec, x2v), hsq = to_host(exec, sqv), hy = to_host(exec, yv);
+    time("multiply_add", 3.0 * n * elem, "GB/s",
+         [&] { tk::elementwise(exec, tk::fn::MultiplyAdd{}, yv, x1v, x2v, B); });
+    const auto hx1 = to_host(exec, x1v), hx2 = to_host(exec, x2v), hsq = to_host(exec, sqv),
+               hy = to_host(exec, yv);
     double sq_error = 0, y_error = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const double a = hx1(i), b = hx2(i), d = a - b;
@@ -263,19 +271,22 @@ int run_toolkit(const ToolkitOptions& o) {
     // --- Reductions over the whole array: the L2 norm, in Scalar (as CuPy's ReductionKernel
     // with T) and accumulated in double.
     Kokkos::View<Scalar, memory_space> norm(std::string("portasim::cli::toolkit::norm"));
-    Kokkos::View<double, memory_space> norm_double(std::string("portasim::cli::toolkit::norm_double"));
+    Kokkos::View<double, memory_space> norm_double(
+        std::string("portasim::cli::toolkit::norm_double"));
     time("l2_norm", 1.0 * n * elem, "GB/s", [&] { tk::l2_norm(exec, norm, x1v); });
     const auto l2_double = tk::l2_norm_reduction<double>();
     time("l2_norm_double", 1.0 * n * elem, "GB/s", [&] { l2_double(exec, norm_double, x1v); });
     double sum_sq = 0;
-    for (std::size_t i = 0; i < n; ++i) sum_sq += static_cast<double>(hx1(i)) * static_cast<double>(hx1(i));
+    for (std::size_t i = 0; i < n; ++i)
+      sum_sq += static_cast<double>(hx1(i)) * static_cast<double>(hx1(i));
     const double reference = std::sqrt(sum_sq);
     const double value = to_host(exec, norm)(), value_double = to_host(exec, norm_double)();
     const double error = std::fabs(value - reference) / reference;
     const double error_double = std::fabs(value_double - reference) / reference;
     // Worst-case bounds of a sum of n positive terms in any order, halved by the square root
     // (and the host reference's own rounding for the double accumulation).
-    checks.push_back({"L2 norm (Scalar accumulation) relative error", error, (static_cast<double>(n) + 4) * eps});
+    checks.push_back({"L2 norm (Scalar accumulation) relative error", error,
+                      (static_cast<double>(n) + 4) * eps});
     checks.push_back({"L2 norm (double accumulation) relative error", error_double,
                       2 * (static_cast<double>(n) + 4) * std::numeric_limits<double>::epsilon()});
     file.create_group("/reduction");
@@ -295,8 +306,10 @@ int run_toolkit(const ToolkitOptions& o) {
     const auto mv = m.view();
     const auto rv = row_norms.view(), cv = col_norms.view();
     hash_fill(exec, mv, o.seed + 2);
-    time("l2_norm_rows", 1.0 * rows * cols * elem, "GB/s", [&] { tk::l2_norm_along(exec, 1, rv, mv); });
-    time("l2_norm_cols", 1.0 * rows * cols * elem, "GB/s", [&] { tk::l2_norm_along(exec, 0, cv, mv); });
+    time("l2_norm_rows", 1.0 * rows * cols * elem, "GB/s",
+         [&] { tk::l2_norm_along(exec, 1, rv, mv); });
+    time("l2_norm_cols", 1.0 * rows * cols * elem, "GB/s",
+         [&] { tk::l2_norm_along(exec, 0, cv, mv); });
     const auto hm = to_host(exec, mv);
     const auto hr = to_host(exec, rv), hc = to_host(exec, cv);
     std::vector<double> row_ref(rows, 0.0), col_ref(cols, 0.0);
@@ -308,11 +321,15 @@ int run_toolkit(const ToolkitOptions& o) {
       }
     double row_error = 0, col_error = 0;
     for (std::size_t i = 0; i < rows; ++i)
-      row_error = std::max(row_error, std::fabs(hr(i) - std::sqrt(row_ref[i])) / std::max(std::sqrt(row_ref[i]), tiny));
+      row_error = std::max(row_error, std::fabs(hr(i) - std::sqrt(row_ref[i])) /
+                                          std::max(std::sqrt(row_ref[i]), tiny));
     for (std::size_t j = 0; j < cols; ++j)
-      col_error = std::max(col_error, std::fabs(hc(j) - std::sqrt(col_ref[j])) / std::max(std::sqrt(col_ref[j]), tiny));
-    checks.push_back({"L2 norms along axis 1 max relative error", row_error, (static_cast<double>(cols) + 4) * eps});
-    checks.push_back({"L2 norms along axis 0 max relative error", col_error, (static_cast<double>(rows) + 4) * eps});
+      col_error = std::max(col_error, std::fabs(hc(j) - std::sqrt(col_ref[j])) /
+                                          std::max(std::sqrt(col_ref[j]), tiny));
+    checks.push_back({"L2 norms along axis 1 max relative error", row_error,
+                      (static_cast<double>(cols) + 4) * eps});
+    checks.push_back({"L2 norms along axis 0 max relative error", col_error,
+                      (static_cast<double>(rows) + 4) * eps});
     file.write("/reduction/row_norms", head_of(hr, rows));
     file.write("/reduction/col_norms", head_of(hc, cols));
     file.write_attribute("/reduction", "rows", static_cast<std::int64_t>(rows));
@@ -332,9 +349,11 @@ int run_toolkit(const ToolkitOptions& o) {
     const auto xv = x.view(), yv = y.view(), nv = naive.view();
     const double step = points > 1 ? 2 * o.softplus_range / static_cast<double>(points - 1) : 0;
     Kokkos::parallel_for("portasim::cli::toolkit::linspace",
-                         Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, static_cast<std::int64_t>(points)),
+                         Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
+                             exec, 0, static_cast<std::int64_t>(points)),
                          Linspace<decltype(xv)>{xv, points > 1 ? -o.softplus_range : 0.0, step});
-    time("softplus", 2.0 * points * elem, "GB/s", [&] { tk::evaluate(exec, yv, tk::softplus(tk::arg(xv))); });
+    time("softplus", 2.0 * points * elem, "GB/s",
+         [&] { tk::evaluate(exec, yv, tk::softplus(tk::arg(xv))); });
     time("softplus_naive", 2.0 * points * elem, "GB/s",
          [&] { tk::evaluate(exec, nv, tk::log(Scalar(1) + tk::exp(tk::arg(xv)))); });
     const auto hx = to_host(exec, xv), hy = to_host(exec, yv), hn = to_host(exec, nv);
@@ -345,21 +364,25 @@ int run_toolkit(const ToolkitOptions& o) {
       const long double xl = static_cast<long double>(hx(i));
       const auto ref = static_cast<double>(static_cast<Scalar>(std::log1p(std::exp(xl))));
       reference[i] = ref;
-      softplus_error = std::max(softplus_error, std::fabs(hy(i) - ref) / std::max(std::fabs(ref), tiny));
+      softplus_error =
+          std::max(softplus_error, std::fabs(hy(i) - ref) / std::max(std::fabs(ref), tiny));
       if (!std::isfinite(static_cast<double>(hn(i)))) ++naive_non_finite;
     }
     // A few roundings in exp, log1p and the sum; values below the normal range lose digits.
     checks.push_back({"softplus max relative error", softplus_error, 8 * eps});
     std::size_t stable_non_finite = 0;
-    for (std::size_t i = 0; i < points; ++i) stable_non_finite += !std::isfinite(static_cast<double>(hy(i)));
+    for (std::size_t i = 0; i < points; ++i)
+      stable_non_finite += !std::isfinite(static_cast<double>(hy(i)));
     checks.push_back({"softplus non-finite values", static_cast<double>(stable_non_finite), 0.0});
     file.write("/softplus/x", head_of(hx, points));
     file.write("/softplus/y", head_of(hy, points));
     file.write("/softplus/naive", head_of(hn, points));
     file.write("/softplus/reference", reference);
     file.write_attribute("/softplus", "max_relative_error", softplus_error);
-    file.write_attribute("/softplus", "naive_non_finite", static_cast<std::int64_t>(naive_non_finite));
-    file.write_attribute("/softplus", "naive_overflow_threshold", std::log(static_cast<double>(std::numeric_limits<Scalar>::max())));
+    file.write_attribute("/softplus", "naive_non_finite",
+                         static_cast<std::int64_t>(naive_non_finite));
+    file.write_attribute("/softplus", "naive_overflow_threshold",
+                         std::log(static_cast<double>(std::numeric_limits<Scalar>::max())));
   }
 
   // --- Matmul three ways and the trace --------------------------------------------------------
@@ -371,18 +394,23 @@ int run_toolkit(const ToolkitOptions& o) {
     const auto av = a.view(), bv = b.view();
     hash_fill(exec, av, o.seed + 3);
     hash_fill(exec, bv, o.seed + 4);
-    const double flops = 2.0 * static_cast<double>(mn) * static_cast<double>(mn) * static_cast<double>(mn);
+    const double flops =
+        2.0 * static_cast<double>(mn) * static_cast<double>(mn) * static_cast<double>(mn);
     std::vector<tk::MatmulAlgorithm> kinds{tk::MatmulAlgorithm::naive, tk::MatmulAlgorithm::tiled};
     if (blas_available()) kinds.push_back(tk::MatmulAlgorithm::blas);
-    else notes.push_back("matmul blas skipped: built without Kokkos Kernels (PORTASIM_ENABLE_KERNELS=OFF)");
+    else
+      notes.push_back(
+          "matmul blas skipped: built without Kokkos Kernels (PORTASIM_ENABLE_KERNELS=OFF)");
     // Every result allocated before the first multiplication: a size that does not fit fails
     // at once, not after minutes of work.
     std::vector<decltype(a)> c_views;
-    for (std::size_t p = 0; p < kinds.size(); ++p) c_views.push_back(matrix_for("--matrix-n", mn, mn));
+    for (std::size_t p = 0; p < kinds.size(); ++p)
+      c_views.push_back(matrix_for("--matrix-n", mn, mn));
     for (std::size_t p = 0; p < kinds.size(); ++p) {
       const auto kind = kinds[p];
       const auto cv = c_views[p].view();
-      time(std::string("matmul_") + tk::to_string(kind), flops, "TFLOP/s", [&] { tk::matmul(exec, av, bv, cv, kind); });
+      time(std::string("matmul_") + tk::to_string(kind), flops, "TFLOP/s",
+           [&] { tk::matmul(exec, av, bv, cv, kind); });
       algorithms.push_back(tk::to_string(kind));
     }
     const auto ha = to_host(exec, av), hb = to_host(exec, bv);
@@ -394,7 +422,8 @@ int run_toolkit(const ToolkitOptions& o) {
       for (std::size_t q = 0; q < k; ++q)
         for (std::size_t i = 0; i < mn; ++i)
           for (std::size_t j = 0; j < mn; ++j)
-            differences[p * k + q] = std::max(differences[p * k + q], std::fabs(static_cast<double>(hc[p](i, j)) - hc[q](i, j)));
+            differences[p * k + q] = std::max(
+                differences[p * k + q], std::fabs(static_cast<double>(hc[p](i, j)) - hc[q](i, j)));
     double max_a = 0, max_b = 0;
     for (std::size_t i = 0; i < mn; ++i)
       for (std::size_t j = 0; j < mn; ++j) {
@@ -402,10 +431,12 @@ int run_toolkit(const ToolkitOptions& o) {
         max_b = std::max(max_b, std::fabs(static_cast<double>(hb(i, j))));
       }
     // |c - c_exact| <= (K + 2) eps sum_k |a_ik b_kj| for any summation order.
-    const double bound = (static_cast<double>(mn) + 2) * eps * static_cast<double>(mn) * max_a * max_b;
+    const double bound =
+        (static_cast<double>(mn) + 2) * eps * static_cast<double>(mn) * max_a * max_b;
     for (std::size_t p = 0; p < k; ++p)
       for (std::size_t q = p + 1; q < k; ++q)
-        checks.push_back({"matmul " + algorithms[p] + " vs " + algorithms[q] + " max difference", differences[p * k + q], 2 * bound});
+        checks.push_back({"matmul " + algorithms[p] + " vs " + algorithms[q] + " max difference",
+                          differences[p * k + q], 2 * bound});
     // A host reference in double where it takes well under a second (n^3 <= 2^30).
     std::vector<double> reference_errors;
     if (mn <= 1024) {
@@ -422,9 +453,11 @@ int run_toolkit(const ToolkitOptions& o) {
             reference_errors[p] = std::max(reference_errors[p], std::fabs(hc[p](i, j) - row[j]));
       }
       for (std::size_t p = 0; p < k; ++p)
-        checks.push_back({"matmul " + algorithms[p] + " vs host reference max difference", reference_errors[p], bound});
+        checks.push_back({"matmul " + algorithms[p] + " vs host reference max difference",
+                          reference_errors[p], bound});
     } else {
-      notes.push_back("matmul: no host reference above n = 1024 (the three results are checked against each other)");
+      notes.push_back("matmul: no host reference above n = 1024 (the three results are checked "
+                      "against each other)");
     }
     file.write("/matmul/max_abs_difference", differences.data(), {k, k});
     std::string names;
@@ -442,7 +475,8 @@ int run_toolkit(const ToolkitOptions& o) {
       trace_abs += std::fabs(static_cast<double>(ha(i, i)));
     }
     const double trace_value = to_host(exec, trace)();
-    checks.push_back({"trace difference from host", std::fabs(trace_value - trace_ref), (static_cast<double>(mn) + 2) * eps * trace_abs});
+    checks.push_back({"trace difference from host", std::fabs(trace_value - trace_ref),
+                      (static_cast<double>(mn) + 2) * eps * trace_abs});
     file.write_attribute("/matmul", "trace", trace_value);
     file.write_attribute("/matmul", "trace_reference", trace_ref);
   }
@@ -453,7 +487,8 @@ int run_toolkit(const ToolkitOptions& o) {
     notes.push_back("svd skipped (--svd-n 0)");
     file.write_attribute("/svd", "skipped", "--svd-n 0");
   } else if (!svd_available<ExecutionSpace>()) {
-    const std::string why = "svd skipped: this build has no LAPACKE for host backends (PORTASIM_ENABLE_LAPACKE=OFF or liblapacke not found)";
+    const std::string why = "svd skipped: this build has no LAPACKE for host backends "
+                            "(PORTASIM_ENABLE_LAPACKE=OFF or liblapacke not found)";
     notes.push_back(why);
     file.write_attribute("/svd", "skipped", why);
   } else {
@@ -482,7 +517,8 @@ int run_toolkit(const ToolkitOptions& o) {
         frobenius_sq += aij * aij;
         if (reconstruct) {
           double usv = 0;
-          for (std::size_t l = 0; l < sn; ++l) usv += static_cast<double>(hu(i, l)) * hs(l) * hvt(l, j);
+          for (std::size_t l = 0; l < sn; ++l)
+            usv += static_cast<double>(hu(i, l)) * hs(l) * hvt(l, j);
           residual_sq += (aij - usv) * (aij - usv);
         }
       }
@@ -558,34 +594,47 @@ int run_toolkit(const ToolkitOptions& o) {
   output.commit();
 
   if (!o.quiet) {
-    std::printf("portasim toolkit: %s on %s (n = %lld, %lld x %lld, matmul %lld^3, svd %lld^2, %lld softplus points)\n",
-                precision_name, ExecutionSpace::name(), static_cast<long long>(o.n), static_cast<long long>(o.rows),
-                static_cast<long long>(o.cols), static_cast<long long>(o.matrix_n), static_cast<long long>(o.svd_n),
+    std::printf("portasim toolkit: %s on %s (n = %lld, %lld x %lld, matmul %lld^3, svd %lld^2, "
+                "%lld softplus points)\n",
+                precision_name, ExecutionSpace::name(), static_cast<long long>(o.n),
+                static_cast<long long>(o.rows), static_cast<long long>(o.cols),
+                static_cast<long long>(o.matrix_n), static_cast<long long>(o.svd_n),
                 static_cast<long long>(o.softplus_points));
-    std::printf("  %-22s %12s %12s %12s %14s\n", "benchmark (device)", "mean ms", "min ms", "std ms", "rate");
+    std::printf("  %-22s %12s %12s %12s %14s\n", "benchmark (device)", "mean ms", "min ms",
+                "std ms", "rate");
     for (const Timing& t : timings) {
       const TimingStats d = t.result.device();
       char rate[32] = "";
-      if (!t.rate_unit.empty()) std::snprintf(rate, sizeof rate, "%.4g %s", t.rate(), t.rate_unit.c_str());
-      std::printf("  %-22s %12.4f %12.4f %12.4f %14s\n", t.result.name.c_str(), d.mean_ms, d.min_ms, d.std_ms, rate);
+      if (!t.rate_unit.empty())
+        std::snprintf(rate, sizeof rate, "%.4g %s", t.rate(), t.rate_unit.c_str());
+      std::printf("  %-22s %12.4f %12.4f %12.4f %14s\n", t.result.name.c_str(), d.mean_ms, d.min_ms,
+                  d.std_ms, rate);
     }
-    std::printf("  softplus over [-%g, %g]: max relative error %.3g; naive log(1 + e^x): %zu of %lld values not finite\n",
-                o.softplus_range, o.softplus_range, softplus_error, naive_non_finite, static_cast<long long>(o.softplus_points));
+    std::printf("  softplus over [-%g, %g]: max relative error %.3g; naive log(1 + e^x): %zu of "
+                "%lld values not finite\n",
+                o.softplus_range, o.softplus_range, softplus_error, naive_non_finite,
+                static_cast<long long>(o.softplus_points));
     for (const Check& c : checks)
-      std::printf("  %-4s %-52s %.3g (bound %.3g)\n", c.ok() ? "ok" : "FAIL", c.what.c_str(), c.value, c.bound);
+      std::printf("  %-4s %-52s %.3g (bound %.3g)\n", c.ok() ? "ok" : "FAIL", c.what.c_str(),
+                  c.value, c.bound);
     for (const auto& note : notes) std::printf("  note: %s\n", note.c_str());
-    std::printf("  pool: %s in %zu blocks in use, %s held, %zu cached blocks, %zu hits, %zu misses\n",
-                format_bytes(static_cast<double>(stats.used_bytes)).c_str(), stats.used_blocks,
-                format_bytes(static_cast<double>(stats.total_bytes)).c_str(), stats.free_blocks, stats.hits, stats.misses);
+    std::printf(
+        "  pool: %s in %zu blocks in use, %s held, %zu cached blocks, %zu hits, %zu misses\n",
+        format_bytes(static_cast<double>(stats.used_bytes)).c_str(), stats.used_blocks,
+        format_bytes(static_cast<double>(stats.total_bytes)).c_str(), stats.free_blocks, stats.hits,
+        stats.misses);
     std::printf("  wrote %s\n", o.output.c_str());
     std::fflush(stdout);
   }
   if (failed > 0) {
     for (const Check& c : checks)
       if (!c.ok())
-        std::cerr << "portasim: check failed: " << c.what << " = " << c.value << " > " << c.bound << "\n";
-    throw_error(ErrorKind::internal, std::to_string(failed) + " of " + std::to_string(checks.size()) +
-                                         " checks failed on " + ExecutionSpace::name() + " (results kept in " + o.output + ")");
+        std::cerr << "portasim: check failed: " << c.what << " = " << c.value << " > " << c.bound
+                  << "\n";
+    throw_error(ErrorKind::internal, std::to_string(failed) + " of " +
+                                         std::to_string(checks.size()) + " checks failed on " +
+                                         ExecutionSpace::name() + " (results kept in " + o.output +
+                                         ")");
   }
   return 0;
 }
@@ -594,23 +643,35 @@ int run_toolkit(const ToolkitOptions& o) {
 
 void add_toolkit_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<toolkit_cli::ToolkitOptions>();
-  auto* c = app.add_subcommand("toolkit",
-                               "GPU-toolkit examples (elementwise, softplus, L2 norms, matmul three ways, trace, SVD), "
-                               "checked and timed");
-  c->add_option("--n", o->n, "Elements of the 1-D examples (squared difference, x1*x2+B, L2 norm)")->capture_default_str();
-  c->add_option("--rows", o->rows, "Rows of the 2-D array of the L2 norms along an axis")->capture_default_str();
+  auto* c = app.add_subcommand(
+      "toolkit",
+      "GPU-toolkit examples (elementwise, softplus, L2 norms, matmul three ways, trace, SVD), "
+      "checked and timed");
+  c->add_option("--n", o->n, "Elements of the 1-D examples (squared difference, x1*x2+B, L2 norm)")
+      ->capture_default_str();
+  c->add_option("--rows", o->rows, "Rows of the 2-D array of the L2 norms along an axis")
+      ->capture_default_str();
   c->add_option("--cols", o->cols, "Columns of that array")->capture_default_str();
-  c->add_option("--matrix-n", o->matrix_n, "Matmul size n (n x n times n x n) and the trace's matrix")->capture_default_str();
+  c->add_option("--matrix-n", o->matrix_n,
+                "Matmul size n (n x n times n x n) and the trace's matrix")
+      ->capture_default_str();
   c->add_option("--svd-n", o->svd_n, "SVD of an n x n matrix (0: skip)")->capture_default_str();
-  c->add_option("--softplus-points", o->softplus_points, "Points of the softplus example")->capture_default_str();
-  c->add_option("--softplus-range", o->softplus_range, "Softplus over [-R, R]")->capture_default_str();
-  c->add_option("--precision", o->precision, "Floating-point precision")->check(CLI::IsMember({"f32", "f64"}))->capture_default_str();
+  c->add_option("--softplus-points", o->softplus_points, "Points of the softplus example")
+      ->capture_default_str();
+  c->add_option("--softplus-range", o->softplus_range, "Softplus over [-R, R]")
+      ->capture_default_str();
+  c->add_option("--precision", o->precision, "Floating-point precision")
+      ->check(CLI::IsMember({"f32", "f64"}))
+      ->capture_default_str();
   c->add_option("--repeat", o->repeat, "Timed runs per benchmark")->capture_default_str();
   c->add_option("--warmup", o->warmup, "Untimed runs before them")->capture_default_str();
-  c->add_option("--max-seconds", o->max_seconds, "Stop repeating a benchmark after this long")->capture_default_str();
+  c->add_option("--max-seconds", o->max_seconds, "Stop repeating a benchmark after this long")
+      ->capture_default_str();
   c->add_option("--seed", o->seed, "Seed of the input values")->capture_default_str();
   c->add_option("--output", o->output, "HDF5 output file")->capture_default_str();
-  c->add_option("--backend", o->backend, "Execution space: default, or one of " + enabled_backend_names())->capture_default_str();
+  c->add_option("--backend", o->backend,
+                "Execution space: default, or one of " + enabled_backend_names())
+      ->capture_default_str();
   c->add_flag("--quiet", o->quiet, "Print nothing on success");
   c->callback([&action, o] {
     action = [o] {
@@ -621,7 +682,8 @@ void add_toolkit_command(CLI::App& app, Action& action) {
       require(o->svd_n >= 0, "--svd-n must be >= 0, got " + std::to_string(o->svd_n));
       require(o->matrix_n <= (std::int64_t(1) << 31) - 1 && o->svd_n <= (std::int64_t(1) << 31) - 1,
               "--matrix-n and --svd-n must be < 2^31 (the BLAS and LAPACK index type)");
-      require(o->softplus_points > 0, "--softplus-points must be > 0, got " + std::to_string(o->softplus_points));
+      require(o->softplus_points > 0,
+              "--softplus-points must be > 0, got " + std::to_string(o->softplus_points));
       require_finite("--softplus-range", o->softplus_range);
       require_non_negative("--softplus-range", o->softplus_range);
       require(o->repeat > 0, "--repeat must be > 0, got " + std::to_string(o->repeat));

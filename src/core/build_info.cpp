@@ -101,7 +101,8 @@ BuildInfo build_info() {
   info.active_device = impl::active_device_id();
   if (info.active_device >= 0) {
     info.device_selection = runtime_device_choice().reason;
-    if (info.device_selection.empty()) info.device_selection = "Kokkos initialized by the application";
+    if (info.device_selection.empty())
+      info.device_selection = "Kokkos initialized by the application";
   }
   info.host = host_properties();
   return info;
@@ -114,18 +115,23 @@ void print_info(std::ostream& out, const BuildInfo& build,
   auto yes_no = [](bool b) { return b ? "yes" : "no"; };
   out << "portasim " << build.portasim_version << "\n";
   out << "  Kokkos            " << build.kokkos_version << "\n";
-  out << "  Kokkos Kernels    " << (build.kokkos_kernels_version.empty() ? "off" : build.kokkos_kernels_version) << "\n";
-  out << "  HDF5              " << (build.hdf5_version.empty() ? "off" : build.hdf5_version) << "\n";
+  out << "  Kokkos Kernels    "
+      << (build.kokkos_kernels_version.empty() ? "off" : build.kokkos_kernels_version) << "\n";
+  out << "  HDF5              " << (build.hdf5_version.empty() ? "off" : build.hdf5_version)
+      << "\n";
   out << "  MPI               " << yes_no(build.mpi) << "\n";
   out << "  NVTX connector    " << yes_no(build.nvtx) << "\n";
   out << "  compiler          " << build.compiler << " (" << build.build_type << ")\n";
-  out << "  Kokkos arch       " << (build.kokkos_arch.empty() ? "(host default)" : build.kokkos_arch) << "\n";
+  out << "  Kokkos arch       "
+      << (build.kokkos_arch.empty() ? "(host default)" : build.kokkos_arch) << "\n";
   out << "  backends          ";
-  for (std::size_t i = 0; i < build.backends.size(); ++i) out << (i ? ", " : "") << build.backends[i];
+  for (std::size_t i = 0; i < build.backends.size(); ++i)
+    out << (i ? ", " : "") << build.backends[i];
   out << " (default: " << build.default_backend << ")\n";
-  out << "  host threads      " << build.host_concurrency << " (hardware: "
-      << build.host.hardware_threads << ")\n";
-  out << "  host CPU          " << (build.host.cpu_model.empty() ? "(unknown)" : build.host.cpu_model) << "\n";
+  out << "  host threads      " << build.host_concurrency
+      << " (hardware: " << build.host.hardware_threads << ")\n";
+  out << "  host CPU          "
+      << (build.host.cpu_model.empty() ? "(unknown)" : build.host.cpu_model) << "\n";
   out << "  host memory       " << format_bytes(build.host.total_memory_bytes) << " ("
       << format_bytes(build.host.available_memory_bytes) << " available)\n";
   out << "  devices           " << devices.size();

@@ -30,7 +30,8 @@ DeviceChoice choose_device(int device_count, const EnvironmentLookup& environmen
   }
   auto check_range = [device_count](int id, const std::string& source) {
     require(id < device_count, source + " asks for device " + std::to_string(id) + ", but only " +
-                                   std::to_string(device_count) + " device(s) are visible (ids 0.." +
+                                   std::to_string(device_count) +
+                                   " device(s) are visible (ids 0.." +
                                    std::to_string(device_count - 1) + ")");
     return id;
   };
@@ -60,8 +61,8 @@ DeviceChoice choose_device(int device_count, const EnvironmentLookup& environmen
 }
 
 DeviceChoice choose_device(int device_count, int requested_id) {
-  return choose_device(device_count, [](const char* name) { return std::getenv(name); },
-                       requested_id);
+  return choose_device(
+      device_count, [](const char* name) { return std::getenv(name); }, requested_id);
 }
 
 }  // namespace portasim

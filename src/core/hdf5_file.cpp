@@ -195,7 +195,8 @@ std::size_t element_count(const std::vector<std::size_t>& dims) {
 Handle make_dataspace(const std::vector<std::size_t>& dims) {
   if (dims.empty()) return Handle(H5Screate(H5S_SCALAR), H5Sclose);
   const auto extent = to_hsize(dims);
-  return Handle(H5Screate_simple(static_cast<int>(extent.size()), extent.data(), nullptr), H5Sclose);
+  return Handle(H5Screate_simple(static_cast<int>(extent.size()), extent.data(), nullptr),
+                H5Sclose);
 }
 
 // Shape of a dataspace; false for a null dataspace (an object with no data at all).
@@ -225,7 +226,8 @@ class CheckedConversion {
     switch (m_exception) {
       case H5T_CONV_EXCEPT_RANGE_HI:
       case H5T_CONV_EXCEPT_RANGE_LOW: return "holds values out of the range of " + target;
-      case H5T_CONV_EXCEPT_TRUNCATE: return "holds fractional values, which " + target + " cannot hold";
+      case H5T_CONV_EXCEPT_TRUNCATE:
+        return "holds fractional values, which " + target + " cannot hold";
       default: return "holds infinities or NaN, which " + target + " cannot hold";
     }
   }
@@ -234,12 +236,12 @@ class CheckedConversion {
   static H5T_conv_ret_t on_exception(H5T_conv_except_t exception, hid_t, hid_t, void*, void*,
                                      void* data) {
     auto& self = *static_cast<CheckedConversion*>(data);
-    const bool refuse =
-        exception == H5T_CONV_EXCEPT_RANGE_HI || exception == H5T_CONV_EXCEPT_RANGE_LOW ||
-        exception == H5T_CONV_EXCEPT_TRUNCATE ||
-        (self.m_target_is_integer && (exception == H5T_CONV_EXCEPT_PINF ||
-                                      exception == H5T_CONV_EXCEPT_NINF ||
-                                      exception == H5T_CONV_EXCEPT_NAN));
+    const bool refuse = exception == H5T_CONV_EXCEPT_RANGE_HI ||
+                        exception == H5T_CONV_EXCEPT_RANGE_LOW ||
+                        exception == H5T_CONV_EXCEPT_TRUNCATE ||
+                        (self.m_target_is_integer &&
+                         (exception == H5T_CONV_EXCEPT_PINF || exception == H5T_CONV_EXCEPT_NINF ||
+                          exception == H5T_CONV_EXCEPT_NAN));
     if (!refuse) return H5T_CONV_UNHANDLED;  // e.g. rounding an int64 into a double
     self.m_refused = true;
     self.m_exception = exception;
@@ -316,10 +318,10 @@ struct AttributeToRead {
   std::vector<std::size_t> dims;
   bool has_shape = false;
 
-  AttributeToRead(hid_t file, const std::string& file_path, const std::string& path, const std::string& name)
+  AttributeToRead(hid_t file, const std::string& file_path, const std::string& path,
+                  const std::string& name)
       : where("attribute " + quoted(name) + " of " + quoted(path) + " in " + quoted(file_path)),
-        what("cannot read " + where),
-        attribute(open_attribute(file, file_path, path, name, what)),
+        what("cannot read " + where), attribute(open_attribute(file, file_path, path, name, what)),
         file_type(H5Aget_type(attribute.get()), H5Tclose),
         type_class(file_type.valid() ? H5Tget_class(file_type.get()) : H5T_NO_CLASS) {
     Handle space(H5Aget_space(attribute.get()), H5Sclose);
@@ -341,7 +343,9 @@ H5T_class_t class_of(hid_t type_owner, hid_t (*get_type)(hid_t)) {
   return type.valid() ? H5Tget_class(type.get()) : H5T_NO_CLASS;
 }
 
-bool is_numeric(H5T_class_t type_class) { return type_class == H5T_INTEGER || type_class == H5T_FLOAT; }
+bool is_numeric(H5T_class_t type_class) {
+  return type_class == H5T_INTEGER || type_class == H5T_FLOAT;
+}
 
 // Why a file cannot be opened, in the user's terms (missing, unreadable, not HDF5) where the
 // file system can tell, else HDF5's own reason.
@@ -393,8 +397,9 @@ Handle open_file(const std::string& path, unsigned flags, const char* purpose) {
   Handle file(H5Fopen(path.c_str(), flags, fapl.get()), H5Fclose);
   if (!file.valid()) {
     std::string hdf5 = hdf5_reason();
-    throw_error(ErrorKind::io, "cannot open " + quoted(path) + " for " + purpose + ": " +
-                                   open_failure_reason(path, flags == H5F_ACC_RDWR, std::move(hdf5)));
+    throw_error(ErrorKind::io,
+                "cannot open " + quoted(path) + " for " + purpose + ": " +
+                    open_failure_reason(path, flags == H5F_ACC_RDWR, std::move(hdf5)));
   }
   return file;
 }
@@ -419,8 +424,8 @@ H5File H5File::create(const std::string& path) {
   if (!file.valid()) {
     std::string reason = hdf5_reason();
     const std::string file_system = unwritable_reason(path);
-    throw_error(ErrorKind::io,
-                "cannot create " + quoted(path) + ": " + (file_system.empty() ? reason : file_system));
+    throw_error(ErrorKind::io, "cannot create " + quoted(path) + ": " +
+                                   (file_system.empty() ? reason : file_system));
   }
   return H5File(path, file.release());
 }
@@ -522,17 +527,18 @@ void H5File::write_raw(const std::string& dataset_path, impl::ScalarType type, c
 }
 
 void H5File::write_attribute_raw(const std::string& object_path, const std::string& name,
-                                 impl::ScalarType type, const void* data, const std::size_t* count) {
+                                 impl::ScalarType type, const void* data,
+                                 const std::size_t* count) {
   QuietErrors quiet;
   const std::string path = normalized(object_path);
-  const std::string what = "cannot write attribute " + quoted(name) + " of " + quoted(path) +
-                           " in " + quoted(m_path);
+  const std::string what =
+      "cannot write attribute " + quoted(name) + " of " + quoted(path) + " in " + quoted(m_path);
   Handle object = object_without_attribute(m_id, m_path, path, name, what);
   Handle space = count == nullptr ? make_dataspace({}) : make_dataspace({*count});
   const hid_t memory_type = native_type(type);
-  Handle attribute(H5Acreate2(object.get(), name.c_str(), memory_type, space.get(), H5P_DEFAULT,
-                              H5P_DEFAULT),
-                   H5Aclose);
+  Handle attribute(
+      H5Acreate2(object.get(), name.c_str(), memory_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Aclose);
   if (!attribute.valid()) throw_error(ErrorKind::io, what + ": " + hdf5_reason());
   const bool empty = count != nullptr && *count == 0;
   if (!empty && H5Awrite(attribute.get(), memory_type, data) < 0)
@@ -543,17 +549,17 @@ void H5File::write_attribute(const std::string& object_path, const std::string& 
                              const std::string& value) {
   QuietErrors quiet;
   const std::string path = normalized(object_path);
-  const std::string what = "cannot write attribute " + quoted(name) + " of " + quoted(path) +
-                           " in " + quoted(m_path);
+  const std::string what =
+      "cannot write attribute " + quoted(name) + " of " + quoted(path) + " in " + quoted(m_path);
   Handle object = object_without_attribute(m_id, m_path, path, name, what);
   // Variable-length UTF-8 is what h5py writes for a Python str, and reads back as one.
   Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
   H5Tset_size(type.get(), H5T_VARIABLE);
   H5Tset_cset(type.get(), H5T_CSET_UTF8);
   Handle space = make_dataspace({});
-  Handle attribute(H5Acreate2(object.get(), name.c_str(), type.get(), space.get(), H5P_DEFAULT,
-                              H5P_DEFAULT),
-                   H5Aclose);
+  Handle attribute(
+      H5Acreate2(object.get(), name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Aclose);
   if (!attribute.valid()) throw_error(ErrorKind::io, what + ": " + hdf5_reason());
   const char* text = value.c_str();
   if (H5Awrite(attribute.get(), type.get(), &text) < 0)
@@ -572,8 +578,8 @@ std::vector<std::size_t> H5File::shape(const std::string& dataset_path) const {
   return dims;
 }
 
-void H5File::read_raw(const std::string& dataset_path, impl::ScalarType type, impl::ReadTarget target,
-                      std::vector<std::size_t>* shape,
+void H5File::read_raw(const std::string& dataset_path, impl::ScalarType type,
+                      impl::ReadTarget target, std::vector<std::size_t>* shape,
                       const std::vector<std::size_t>* expected_1d) const {
   QuietErrors quiet;
   const std::string path = normalized(dataset_path);
@@ -600,9 +606,11 @@ void H5File::read_raw(const std::string& dataset_path, impl::ScalarType type, im
   void* buffer = target.resize(target.vector, count);
   if (count > 0) {
     CheckedConversion conversion(is_integer(type));
-    if (H5Dread(dataset.get(), native_type(type), H5S_ALL, H5S_ALL, conversion.plist(), buffer) < 0) {
+    if (H5Dread(dataset.get(), native_type(type), H5S_ALL, H5S_ALL, conversion.plist(), buffer) <
+        0) {
       if (conversion.refused())
-        throw_error(ErrorKind::invalid_argument, where + " " + conversion.explanation(type_name(type)));
+        throw_error(ErrorKind::invalid_argument,
+                    where + " " + conversion.explanation(type_name(type)));
       throw_error(ErrorKind::io, "cannot read " + where + ": " + hdf5_reason());
     }
   }
@@ -637,15 +645,18 @@ void H5File::read_attribute_raw(const std::string& object_path, const std::strin
   if (H5Aread(attribute.get(), stored_type.get(), staging.data()) < 0)
     throw_error(ErrorKind::io, what + ": " + hdf5_reason());
   CheckedConversion conversion(is_integer(type));
-  if (H5Tconvert(stored_type.get(), memory_type, count, staging.data(), nullptr, conversion.plist()) < 0) {
+  if (H5Tconvert(stored_type.get(), memory_type, count, staging.data(), nullptr,
+                 conversion.plist()) < 0) {
     if (conversion.refused())
-      throw_error(ErrorKind::invalid_argument, where + " " + conversion.explanation(type_name(type)));
+      throw_error(ErrorKind::invalid_argument,
+                  where + " " + conversion.explanation(type_name(type)));
     throw_error(ErrorKind::io, what + ": " + hdf5_reason());
   }
   std::memcpy(buffer, staging.data(), count * H5Tget_size(memory_type));
 }
 
-std::string H5File::read_string_attribute(const std::string& object_path, const std::string& name) const {
+std::string H5File::read_string_attribute(const std::string& object_path,
+                                          const std::string& name) const {
   QuietErrors quiet;
   const AttributeToRead read(m_id, m_path, normalized(object_path), name);
   const std::string& where = read.where;
@@ -725,7 +736,8 @@ RawExtendibleDataset::RawExtendibleDataset(H5File& file, const std::string& data
     max_dims.push_back(d);
     chunk.push_back(d);
   }
-  Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max_dims.data()), H5Sclose);
+  Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max_dims.data()),
+               H5Sclose);
   Handle properties(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
   if (!space.valid() || !properties.valid() ||
       H5Pset_chunk(properties.get(), static_cast<int>(chunk.size()), chunk.data()) < 0)
@@ -754,8 +766,9 @@ RawExtendibleDataset RawExtendibleDataset::open(H5File& file, const std::string&
   Handle dataset = open_dataset(file.id(), file.path(), result.m_dataset_path, "append to");
   const H5T_class_t type_class = class_of(dataset.get(), H5Dget_type);
   if (!is_numeric(type_class))
-    throw_error(ErrorKind::invalid_argument,
-                "dataset " + where + " holds " + class_description(type_class) + ", expected numbers");
+    throw_error(
+        ErrorKind::invalid_argument,
+        "dataset " + where + " holds " + class_description(type_class) + ", expected numbers");
   Handle space(H5Dget_space(dataset.get()), H5Sclose);
   const int rank = space.valid() ? H5Sget_simple_extent_ndims(space.get()) : -1;
   if (rank < 1)
@@ -804,8 +817,8 @@ void RawExtendibleDataset::resize(std::size_t items, const char* operation) {
   std::vector<hsize_t> dims{items};
   for (std::size_t d : m_item_dims) dims.push_back(d);
   if (H5Dset_extent(m_id, dims.data()) < 0)
-    throw_error(ErrorKind::io, std::string("cannot ") + operation + " dataset " + where() + ": " +
-                                   hdf5_reason());
+    throw_error(ErrorKind::io,
+                std::string("cannot ") + operation + " dataset " + where() + ": " + hdf5_reason());
   m_items = items;
 }
 
@@ -824,20 +837,21 @@ void RawExtendibleDataset::append(const void* data, std::size_t items) {
   // The memory space has the selection's shape: with a flat one, HDF5 maps every element to
   // its chunk one by one (H5S_select_iterate), with the same shape it copies whole blocks
   // (docs/design/hdf5-output.md).
-  Handle memory_space(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), H5Sclose);
+  Handle memory_space(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
+                      H5Sclose);
   Handle stored_type(H5Dget_type(m_id), H5Tclose);
-  CheckedConversion conversion(stored_type.valid() && H5Tget_class(stored_type.get()) == H5T_INTEGER);
-  const bool written =
-      file_space.valid() && memory_space.valid() &&
-      H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
-                          nullptr) >= 0 &&
-      H5Dwrite(m_id, native_type(m_type), memory_space.get(), file_space.get(), conversion.plist(),
-               data) >= 0;
+  CheckedConversion conversion(stored_type.valid() &&
+                               H5Tget_class(stored_type.get()) == H5T_INTEGER);
+  const bool written = file_space.valid() && memory_space.valid() &&
+                       H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
+                                           count.data(), nullptr) >= 0 &&
+                       H5Dwrite(m_id, native_type(m_type), memory_space.get(), file_space.get(),
+                                conversion.plist(), data) >= 0;
   if (!written) {
     const std::string reason =
-        conversion.refused()
-            ? "the data " + conversion.explanation("the dataset's type, " + describe(stored_type.get()))
-            : hdf5_reason();
+        conversion.refused() ? "the data " + conversion.explanation("the dataset's type, " +
+                                                                    describe(stored_type.get()))
+                             : hdf5_reason();
     // Leave the dataset as it was rather than with `items` items of fill values at its end.
     try {
       resize(before, "shrink");
@@ -887,8 +901,8 @@ void AtomicOutput::commit() {
   // whole new one, never a renamed file whose blocks never reached the disk.
   const int fd = ::open(m_temporary_path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    throw_error(ErrorKind::io, what + ": cannot open " + quoted(m_temporary_path) + ": " +
-                                   std::strerror(errno));
+    throw_error(ErrorKind::io,
+                what + ": cannot open " + quoted(m_temporary_path) + ": " + std::strerror(errno));
   const int synced = ::fsync(fd);
   const int sync_errno = errno;
   ::close(fd);
@@ -896,8 +910,8 @@ void AtomicOutput::commit() {
     throw_error(ErrorKind::io, what + ": cannot sync " + quoted(m_temporary_path) + ": " +
                                    std::strerror(sync_errno));
   if (std::rename(m_temporary_path.c_str(), m_final_path.c_str()) != 0)
-    throw_error(ErrorKind::io, what + ": cannot rename " + quoted(m_temporary_path) + ": " +
-                                   std::strerror(errno));
+    throw_error(ErrorKind::io,
+                what + ": cannot rename " + quoted(m_temporary_path) + ": " + std::strerror(errno));
   m_committed = true;
   // Makes the rename itself durable; the file is complete either way, so failures are ignored.
   const int folder = ::open(folder_of(m_final_path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -103,7 +103,8 @@ std::size_t PoolLimit::resolve(std::size_t space_bytes) const noexcept {
   switch (m_kind) {
     case Kind::unlimited: return std::numeric_limits<std::size_t>::max();
     case Kind::bytes: return m_bytes;
-    case Kind::fraction: return static_cast<std::size_t>(std::floor(m_fraction * static_cast<double>(space_bytes)));
+    case Kind::fraction:
+      return static_cast<std::size_t>(std::floor(m_fraction * static_cast<double>(space_bytes)));
   }
   return std::numeric_limits<std::size_t>::max();
 }
@@ -136,8 +137,7 @@ std::string format_bytes(std::size_t bytes) {
     ++unit;
   }
   std::ostringstream out;
-  if (unit == 0)
-    out << bytes << " B";
+  if (unit == 0) out << bytes << " B";
   else {
     out.precision(value < 10 ? 3 : value < 100 ? 4 : 5);
     out << value << " " << units[unit];
@@ -147,8 +147,8 @@ std::string format_bytes(std::size_t bytes) {
 
 namespace impl {
 
-std::string pool_exhausted_message(std::string_view pool, std::size_t requested,
-                                   std::size_t used, std::size_t held, const PoolLimit& limit,
+std::string pool_exhausted_message(std::string_view pool, std::size_t requested, std::size_t used,
+                                   std::size_t held, const PoolLimit& limit,
                                    std::size_t limit_bytes, bool limit_hit,
                                    std::size_t space_free_bytes) {
   std::ostringstream out;
@@ -156,15 +156,12 @@ std::string pool_exhausted_message(std::string_view pool, std::size_t requested,
       << " bytes): " << format_bytes(used) << " in use, " << format_bytes(held) << " held";
   if (!limit.unlimited())
     out << ", limit " << format_bytes(limit_bytes) << " (" << limit.describe() << ")";
-  if (limit_hit)
-    out << "; the request exceeds the pool limit";
-  else
-    out << "; the memory space is exhausted";
+  if (limit_hit) out << "; the request exceeds the pool limit";
+  else out << "; the memory space is exhausted";
   if (space_free_bytes > 0) out << " (" << format_bytes(space_free_bytes) << " free in the space)";
   out << ". Allocate in smaller chunks, release blocks you no longer need (free_all_blocks() "
          "returns cached ones)";
-  if (limit_hit)
-    out << ", or raise the limit (" << pool_limit_variable << ", e.g. 8GiB or 75%)";
+  if (limit_hit) out << ", or raise the limit (" << pool_limit_variable << ", e.g. 8GiB or 75%)";
   out << ".";
   return out.str();
 }

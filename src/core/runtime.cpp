@@ -23,12 +23,14 @@ bool nvtx_requested_by_environment() {
 // Device flags of Kokkos 3.4 and 4.x ("--flag=N" or "--flag N", matched whole, so that
 // --device-aware-mpi is not --device); when one is given, Kokkos decides.
 bool kokkos_device_flag_given(int argc, char* argv[]) {
-  static const char* flags[] = {"--kokkos-device-id", "--kokkos-device", "--kokkos-num-devices", "--kokkos-ndevices",
-                                "--device-id",        "--device",        "--num-devices",         "--ndevices"};
+  static const char* flags[] = {"--kokkos-device-id", "--kokkos-device", "--kokkos-num-devices",
+                                "--kokkos-ndevices",  "--device-id",     "--device",
+                                "--num-devices",      "--ndevices"};
   for (int i = 1; i < argc; ++i)
     for (const char* flag : flags) {
       const std::size_t n = std::strlen(flag);
-      if (argv[i] != nullptr && std::strncmp(argv[i], flag, n) == 0 && (argv[i][n] == '\0' || argv[i][n] == '='))
+      if (argv[i] != nullptr && std::strncmp(argv[i], flag, n) == 0 &&
+          (argv[i][n] == '\0' || argv[i][n] == '='))
         return true;
     }
   return std::getenv("KOKKOS_DEVICE_ID") != nullptr || std::getenv("KOKKOS_NUM_DEVICES") != nullptr;
@@ -55,7 +57,8 @@ DeviceChoice choose_device_for_process(int devices, int requested_id) {
 }
 }  // namespace
 
-Runtime::Runtime(int& argc, char* argv[]) : m_mpi(std::make_unique<mpi::Environment>(&argc, &argv)) {
+Runtime::Runtime(int& argc, char* argv[])
+    : m_mpi(std::make_unique<mpi::Environment>(&argc, &argv)) {
   if (!Kokkos::is_initialized()) {
     const int devices = impl::device_count();
     if (devices > 0 && !kokkos_device_flag_given(argc, argv)) {
@@ -70,7 +73,8 @@ Runtime::Runtime(int& argc, char* argv[]) : m_mpi(std::make_unique<mpi::Environm
       Kokkos::initialize(count, arguments.data());
       int kept = 0;
       for (int i = 0; i < count; ++i)
-        if (arguments[static_cast<std::size_t>(i)] != flag.data()) argv[kept++] = arguments[static_cast<std::size_t>(i)];
+        if (arguments[static_cast<std::size_t>(i)] != flag.data())
+          argv[kept++] = arguments[static_cast<std::size_t>(i)];
       argv[kept] = nullptr;
       argc = kept;
     } else {
@@ -87,7 +91,8 @@ Runtime::Runtime(int& argc, char* argv[]) : m_mpi(std::make_unique<mpi::Environm
   enable_tools(false);
 }
 
-Runtime::Runtime(const RuntimeOptions& options) : m_mpi(std::make_unique<mpi::Environment>(nullptr, nullptr)) {
+Runtime::Runtime(const RuntimeOptions& options)
+    : m_mpi(std::make_unique<mpi::Environment>(nullptr, nullptr)) {
   if (!Kokkos::is_initialized()) {
     const int devices = impl::device_count();
     int device_id = options.device_id;

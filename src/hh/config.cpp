@@ -38,17 +38,22 @@ std::string describe(StimulusKind kind) {
 }
 
 void validate(const Config& config) {
-  require(config.neurons > 0, "number of neurons must be > 0, got " + std::to_string(config.neurons));
+  require(config.neurons > 0,
+          "number of neurons must be > 0, got " + std::to_string(config.neurons));
   require_positive("dt (ms)", config.dt_ms);
   require_positive("T (ms)", config.t_ms);
   require(config.t_ms >= config.dt_ms, "T (ms) must be >= dt (ms): at least one step");
-  const std::int64_t steps = checked_step_count("T / dt", config.t_ms, config.dt_ms, max_step_count);
-  require(config.every >= 1, "record interval 'every' must be >= 1, got " + std::to_string(config.every));
+  const std::int64_t steps =
+      checked_step_count("T / dt", config.t_ms, config.dt_ms, max_step_count);
+  require(config.every >= 1,
+          "record interval 'every' must be >= 1, got " + std::to_string(config.every));
   require_finite("spike threshold (mV)", config.threshold_mv);
   require(config.max_spikes_per_neuron >= 0, "max spikes per neuron must be >= 0");
   // Default spike capacity: 400 Hz over T, as an int per neuron.
-  require(config.max_spikes_per_neuron > 0 || config.t_ms * 0.4 < std::numeric_limits<int>::max() - 2,
-          "T (ms) is too long for the default spike capacity (400 Hz over T): give max spikes per neuron");
+  require(
+      config.max_spikes_per_neuron > 0 || config.t_ms * 0.4 < std::numeric_limits<int>::max() - 2,
+      "T (ms) is too long for the default spike capacity (400 Hz over T): give max spikes per "
+      "neuron");
   checked_product("neurons x spike times per neuron x 8 bytes",
                   {config.neurons, std::int64_t(spike_capacity(config)), 8});
   const std::int64_t traces = config.trace == Trace::all ? 4 : config.trace == Trace::v ? 1 : 0;

@@ -4,8 +4,8 @@
 
 namespace portasim::hh {
 
-#define PORTASIM_HH_INSTANTIATE(SCALAR, SPACE)                                    \
-  template Result<SCALAR, SPACE::memory_space> simulate<SCALAR, SPACE>(           \
+#define PORTASIM_HH_INSTANTIATE(SCALAR, SPACE)                                   \
+  template Result<SCALAR, SPACE::memory_space> simulate<SCALAR, SPACE>(          \
       const SPACE&, const Config&, const Stimulus<SCALAR, SPACE::memory_space>&, \
       TraceSink<SCALAR>*);
 #define PORTASIM_HH_INSTANTIATE_BOTH(SPACE) \

@@ -7,7 +7,9 @@
 
 namespace portasim::life {
 
-const char* to_string(Boundary boundary) noexcept { return boundary == Boundary::torus ? "torus" : "dead"; }
+const char* to_string(Boundary boundary) noexcept {
+  return boundary == Boundary::torus ? "torus" : "dead";
+}
 const char* to_string(Engine engine) noexcept { return engine == Engine::bits ? "bits" : "byte"; }
 
 void validate(const Config& c) {
@@ -17,14 +19,19 @@ void validate(const Config& c) {
   require(c.chunk_size > 0, "chunk size must be > 0, got " + std::to_string(c.chunk_size));
   require(c.every > 0, "every must be > 0, got " + std::to_string(c.every));
   require(c.engine != Engine::bits || c.width % cells_per_word == 0,
-          "the bit-packed engine needs a width that is a multiple of 64, got " + std::to_string(c.width));
-  require(!c.packed_output || c.width % cells_per_word == 0,
-          "bit-packed output needs a width that is a multiple of 64, got " + std::to_string(c.width));
-  require(c.width <= (std::int64_t(1) << 31) && c.height <= (std::int64_t(1) << 31), "grid too large");
+          "the bit-packed engine needs a width that is a multiple of 64, got " +
+              std::to_string(c.width));
+  require(
+      !c.packed_output || c.width % cells_per_word == 0,
+      "bit-packed output needs a width that is a multiple of 64, got " + std::to_string(c.width));
+  require(c.width <= (std::int64_t(1) << 31) && c.height <= (std::int64_t(1) << 31),
+          "grid too large");
   require(c.steps < std::numeric_limits<std::int64_t>::max(), "steps must be less than 2^63 - 1");
   const std::int64_t row_bytes = c.packed_output ? c.width / 8 : c.width;
-  checked_product("chunk size x height x width bytes of a chunk", {c.chunk_size, c.height, row_bytes});
-  checked_product("recorded generations x height x width bytes", {c.steps / c.every + 1, c.height, row_bytes});
+  checked_product("chunk size x height x width bytes of a chunk",
+                  {c.chunk_size, c.height, row_bytes});
+  checked_product("recorded generations x height x width bytes",
+                  {c.steps / c.every + 1, c.height, row_bytes});
 }
 
 double RunStats::cells_per_second() const {

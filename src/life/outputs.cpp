@@ -15,23 +15,25 @@ namespace portasim::life {
 namespace fs = std::filesystem;
 
 std::string npy_base(const std::string& output) {
-  if (output.size() > 4 && output.compare(output.size() - 4, 4, ".npy") == 0) return output.substr(0, output.size() - 4);
+  if (output.size() > 4 && output.compare(output.size() - 4, 4, ".npy") == 0)
+    return output.substr(0, output.size() - 4);
   return output;
 }
 
 std::string npy_chunk_path(const std::string& base, std::int64_t first, std::int64_t last) {
   char suffix[64];
-  if (first == 0 && last == 0)
-    std::snprintf(suffix, sizeof suffix, "_%06lld.npy", 0LL);
+  if (first == 0 && last == 0) std::snprintf(suffix, sizeof suffix, "_%06lld.npy", 0LL);
   else
-    std::snprintf(suffix, sizeof suffix, "_%06lld-%06lld.npy", static_cast<long long>(first), static_cast<long long>(last));
+    std::snprintf(suffix, sizeof suffix, "_%06lld-%06lld.npy", static_cast<long long>(first),
+                  static_cast<long long>(last));
   return base + suffix;
 }
 
 NpyChunkFiles::NpyChunkFiles(std::string base) : m_base(std::move(base)) {}
 
 void NpyChunkFiles::write(const Chunk& chunk) {
-  require(!chunk.packed, ".npy chunk files hold one byte per cell; bit-packed output needs --format h5");
+  require(!chunk.packed,
+          ".npy chunk files hold one byte per cell; bit-packed output needs --format h5");
   require(chunk.count == chunk.last_generation - chunk.first_generation + 1,
           ".npy chunk files hold every generation; --every needs --format h5");
   const std::string path = npy_chunk_path(m_base, chunk.first_generation, chunk.last_generation);
@@ -42,15 +44,16 @@ void NpyChunkFiles::write(const Chunk& chunk) {
     // A full disk leaves a truncated file: remove it, so that only complete chunks remain.
     std::error_code ignored;
     fs::remove(partial, ignored);
-    throw_error(e.kind(), std::string(e.what()) + " (chunk " + path + " not written; the chunks before it are complete)");
+    throw_error(e.kind(), std::string(e.what()) + " (chunk " + path +
+                              " not written; the chunks before it are complete)");
   }
   std::error_code error;
   fs::rename(partial, path, error);
   if (error) {
     std::error_code ignored;
     fs::remove(partial, ignored);
-    throw_error(ErrorKind::io, "cannot rename '" + partial + "' to '" + path + "': " + error.message() +
-                                   " (the chunks before it are complete)");
+    throw_error(ErrorKind::io, "cannot rename '" + partial + "' to '" + path + "': " +
+                                   error.message() + " (the chunks before it are complete)");
   }
   ++m_files;
 }
@@ -62,9 +65,10 @@ std::vector<NpyChunkOnDisk> npy_chunks_on_disk(const std::string& base) {
   std::vector<NpyChunkOnDisk> chunks;
   if (!fs::is_directory(folder)) return chunks;
   const std::string temporary_suffix = io::temporary_path_of("");
-  const std::regex chunk_name(std::regex_replace(stem, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
-                              R"(_(\d{6,18})(?:-(\d{6,18}))?\.npy)" + "(?:" +
-                              std::regex_replace(temporary_suffix, std::regex(R"(\.)"), R"(\.)") + ")?");
+  const std::regex chunk_name(
+      std::regex_replace(stem, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+      R"(_(\d{6,18})(?:-(\d{6,18}))?\.npy)" +
+      "(?:" + std::regex_replace(temporary_suffix, std::regex(R"(\.)"), R"(\.)") + ")?");
   for (const auto& entry : fs::directory_iterator(folder)) {
     std::smatch m;
     const std::string name = entry.path().filename().string();
@@ -72,8 +76,8 @@ std::vector<NpyChunkOnDisk> npy_chunks_on_disk(const std::string& base) {
     const std::int64_t first = std::stoll(m[1].str());
     const std::int64_t last = m[2].matched ? std::stoll(m[2].str()) : first;
     const bool temporary = name.size() > temporary_suffix.size() &&
-                           name.compare(name.size() - temporary_suffix.size(), temporary_suffix.size(),
-                                        temporary_suffix) == 0;
+                           name.compare(name.size() - temporary_suffix.size(),
+                                        temporary_suffix.size(), temporary_suffix) == 0;
     chunks.push_back({first, last, entry.path().string(), temporary});
   }
   return chunks;
@@ -107,7 +111,8 @@ struct H5ChunkFile::State {
   std::int64_t chunks_written = 0;
 };
 
-H5ChunkFile::H5ChunkFile(const std::string& path, const Config& config, const H5RunDescription& description, bool resume)
+H5ChunkFile::H5ChunkFile(const std::string& path, const Config& config,
+                         const H5RunDescription& description, bool resume)
     : m_state(std::make_unique<State>()) {
   State& s = *m_state;
   s.final_path = path;
@@ -115,12 +120,14 @@ H5ChunkFile::H5ChunkFile(const std::string& path, const Config& config, const H5
   // The final name is checked now, so that a run does not fail at its last rename.
   io::require_writable(s.final_path);
   const std::int64_t row_bytes = config.packed_output ? config.width / 8 : config.width;
-  const std::vector<std::size_t> item{static_cast<std::size_t>(config.height), static_cast<std::size_t>(row_bytes)};
+  const std::vector<std::size_t> item{static_cast<std::size_t>(config.height),
+                                      static_cast<std::size_t>(row_bytes)};
   if (resume && fs::exists(s.partial_path)) {
     s.file.emplace(io::H5File::open_read_write(s.partial_path));
     auto expect = [&](const char* name, std::int64_t value) {
       require(s.file->read_attribute<std::int64_t>("/", name) == value,
-              "cannot resume '" + s.partial_path + "': it was written with another " + name, ErrorKind::invalid_argument);
+              "cannot resume '" + s.partial_path + "': it was written with another " + name,
+              ErrorKind::invalid_argument);
     };
     expect("width", config.width);
     expect("height", config.height);
@@ -137,11 +144,14 @@ H5ChunkFile::H5ChunkFile(const std::string& path, const Config& config, const H5
     if (complete > 0) {
       const auto numbers = s.file->read<std::int64_t>("/generation_index");
       std::size_t valid = 0;
-      while (valid < complete && numbers[valid] == static_cast<std::int64_t>(valid) * config.every) ++valid;
+      while (valid < complete && numbers[valid] == static_cast<std::int64_t>(valid) * config.every)
+        ++valid;
       complete = valid;
       // Resume only from a chunk boundary, so the chunks continue exactly; generation 0 alone
       // is no progress (the run writes it again).
-      auto resumable = [&](std::int64_t g) { return g > 0 && (g % config.chunk_size == 0 || g == config.steps); };
+      auto resumable = [&](std::int64_t g) {
+        return g > 0 && (g % config.chunk_size == 0 || g == config.steps);
+      };
       while (complete > 0 && !resumable(numbers[complete - 1])) --complete;
     }
     s.generations->truncate(complete);
@@ -168,7 +178,8 @@ H5ChunkFile::H5ChunkFile(const std::string& path, const Config& config, const H5
     }
     return;
   }
-  require(!resume || !fs::exists(path), "cannot resume: '" + path + "' is complete (no '" + s.partial_path + "' to continue)",
+  require(!resume || !fs::exists(path),
+          "cannot resume: '" + path + "' is complete (no '" + s.partial_path + "' to continue)",
           ErrorKind::invalid_argument);
   {
     io::AtomicOutput probe(s.partial_path);  // checks the folder is writable, with a clear error
@@ -176,7 +187,8 @@ H5ChunkFile::H5ChunkFile(const std::string& path, const Config& config, const H5
   // HDF5 cannot store a chunk of 4 GiB or more, and a chunk holds at least one grid.
   require(config.height * row_bytes < (std::int64_t(1) << 32),
           "a " + std::to_string(config.height) + " x " + std::to_string(config.width) +
-              " grid does not fit one HDF5 chunk (4 GiB): use --packed (8 cells per byte) or --format npy");
+              " grid does not fit one HDF5 chunk (4 GiB): use --packed (8 cells per byte) or "
+              "--format npy");
   try {
     create_new_file(s, config, description, item, row_bytes);
   } catch (...) {
@@ -190,10 +202,13 @@ H5ChunkFile::H5ChunkFile(const std::string& path, const Config& config, const H5
   }
 }
 
-void H5ChunkFile::create_new_file(State& s, const Config& config, const H5RunDescription& description,
+void H5ChunkFile::create_new_file(State& s, const Config& config,
+                                  const H5RunDescription& description,
                                   const std::vector<std::size_t>& item, std::int64_t row_bytes) {
   s.file.emplace(io::H5File::create(s.partial_path));
-  const std::size_t chunk_items = static_cast<std::size_t>(std::max<std::int64_t>(1, std::min<std::int64_t>(config.chunk_size, (std::int64_t(4) << 20) / (config.height * row_bytes))));
+  const std::size_t chunk_items = static_cast<std::size_t>(std::max<std::int64_t>(
+      1, std::min<std::int64_t>(config.chunk_size,
+                                (std::int64_t(4) << 20) / (config.height * row_bytes))));
   s.generations.emplace(*s.file, "/generations", item, chunk_items);
   s.index.emplace(*s.file, "/generation_index", std::vector<std::size_t>{}, std::size_t(1024));
   io::H5File& f = *s.file;
@@ -251,7 +266,9 @@ void H5ChunkFile::finish() {
   s.file.reset();
   std::error_code error;
   fs::rename(s.partial_path, s.final_path, error);
-  require(!error, "cannot rename '" + s.partial_path + "' to '" + s.final_path + "': " + error.message(), ErrorKind::io);
+  require(!error,
+          "cannot rename '" + s.partial_path + "' to '" + s.final_path + "': " + error.message(),
+          ErrorKind::io);
   s.finished = true;
 }
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -63,11 +63,13 @@ NpyHeader read_npy_header(const std::string& path) {
   require(bool(in), "cannot open '" + path + "' for reading", ErrorKind::io);
   char preamble[10];
   in.read(preamble, 10);
-  if (in.gcount() < 10 || std::string(preamble, 6) != "\x93NUMPY") bad_file(path, "not a NumPy .npy file (bad magic)");
+  if (in.gcount() < 10 || std::string(preamble, 6) != "\x93NUMPY")
+    bad_file(path, "not a NumPy .npy file (bad magic)");
   const int major = static_cast<unsigned char>(preamble[6]);
   std::int64_t header_length = 0, offset = 0;
   if (major == 1) {
-    header_length = static_cast<unsigned char>(preamble[8]) | (static_cast<unsigned char>(preamble[9]) << 8);
+    header_length =
+        static_cast<unsigned char>(preamble[8]) | (static_cast<unsigned char>(preamble[9]) << 8);
     offset = 10;
   } else if (major == 2 || major == 3) {
     char more[2];
@@ -81,7 +83,8 @@ NpyHeader read_npy_header(const std::string& path) {
   } else {
     bad_file(path, "unsupported npy version " + std::to_string(major));
   }
-  if (header_length <= 0 || header_length > (1 << 20)) bad_file(path, "implausible npy header length");
+  if (header_length <= 0 || header_length > (1 << 20))
+    bad_file(path, "implausible npy header length");
   std::string header(static_cast<std::size_t>(header_length), '\0');
   in.read(header.data(), header_length);
   if (in.gcount() < header_length) bad_file(path, "truncated npy header");
@@ -89,7 +92,8 @@ NpyHeader read_npy_header(const std::string& path) {
   const std::string descr = dict_value(header, "descr", path);
   if (descr != "'|u1'" && descr != "'<u1'" && descr != "'u1'" && descr != "'|b1'")
     bad_file(path, "npy dtype " + descr + " is not uint8 or bool");
-  if (dict_value(header, "fortran_order", path) != "False") bad_file(path, "npy array is in Fortran order, expected C order");
+  if (dict_value(header, "fortran_order", path) != "False")
+    bad_file(path, "npy array is in Fortran order, expected C order");
   const std::string shape = dict_value(header, "shape", path);
   NpyHeader result;
   std::string number;
@@ -97,7 +101,8 @@ NpyHeader read_npy_header(const std::string& path) {
     if (std::isdigit(static_cast<unsigned char>(c))) {
       number += c;
       // Larger extents than 2^40 are nonsense for a grid and would overflow products below.
-      if (number.size() > 13) bad_file(path, "npy shape " + shape + " has an implausibly large extent");
+      if (number.size() > 13)
+        bad_file(path, "npy shape " + shape + " has an implausibly large extent");
     } else if (!number.empty()) {
       result.shape.push_back(std::stoll(number));
       number.clear();
@@ -113,9 +118,11 @@ NpyHeader read_npy_header(const std::string& path) {
 HostGrid read_npy(const std::string& path) {
   const NpyHeader header = read_npy_header(path);
   if (header.shape.size() != 2 && header.shape.size() != 3)
-    bad_file(path, "npy shape " + shape_text(header.shape) + " is not (H, W) or (generations, H, W)");
+    bad_file(path,
+             "npy shape " + shape_text(header.shape) + " is not (H, W) or (generations, H, W)");
   for (auto extent : header.shape)
-    if (extent <= 0) bad_file(path, "npy shape " + shape_text(header.shape) + " has an empty dimension");
+    if (extent <= 0)
+      bad_file(path, "npy shape " + shape_text(header.shape) + " has an empty dimension");
   HostGrid grid;
   grid.height = header.shape[header.shape.size() - 2];
   grid.width = header.shape.back();
@@ -123,7 +130,8 @@ HostGrid read_npy(const std::string& path) {
   const std::string bytes = read_all(path);
   // Each extent is below 2^44 (13 digits), so compare by division: products could overflow.
   const std::int64_t available = static_cast<std::int64_t>(bytes.size()) - header.data_offset;
-  if (available < 0 || grid.height > available / grid.width || generations > available / (grid.height * grid.width) ||
+  if (available < 0 || grid.height > available / grid.width ||
+      generations > available / (grid.height * grid.width) ||
       available < generations * grid.height * grid.width)
     bad_file(path, "npy data is shorter than its shape " + shape_text(header.shape) + " says");
   const std::int64_t cells = grid.height * grid.width;
@@ -136,8 +144,10 @@ HostGrid read_npy(const std::string& path) {
   return grid;
 }
 
-void write_npy(const std::string& path, const std::uint8_t* data, const std::vector<std::int64_t>& shape) {
-  std::string header = "{'descr': '|u1', 'fortran_order': False, 'shape': " + shape_text(shape) + ", }";
+void write_npy(const std::string& path, const std::uint8_t* data,
+               const std::vector<std::int64_t>& shape) {
+  std::string header =
+      "{'descr': '|u1', 'fortran_order': False, 'shape': " + shape_text(shape) + ", }";
   // Pad so that magic (6) + version (2) + length (2) + header ends on a 64-byte boundary.
   const std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
@@ -145,21 +155,31 @@ void write_npy(const std::string& path, const std::uint8_t* data, const std::vec
   std::int64_t count = 1;
   for (auto extent : shape) count *= extent;
   std::FILE* file = std::fopen(path.c_str(), "wb");
-  require(file != nullptr, "cannot open '" + path + "' for writing: " + std::strerror(errno), ErrorKind::io);
-  const unsigned char preamble[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+  require(file != nullptr, "cannot open '" + path + "' for writing: " + std::strerror(errno),
+          ErrorKind::io);
+  const unsigned char preamble[10] = {0x93,
+                                      'N',
+                                      'U',
+                                      'M',
+                                      'P',
+                                      'Y',
+                                      1,
+                                      0,
                                       static_cast<unsigned char>(header.size() & 0xFF),
                                       static_cast<unsigned char>(header.size() >> 8)};
   errno = 0;
   bool ok = std::fwrite(preamble, 1, 10, file) == 10 &&
             std::fwrite(header.data(), 1, header.size(), file) == header.size() &&
-            std::fwrite(data, 1, static_cast<std::size_t>(count), file) == static_cast<std::size_t>(count) &&
+            std::fwrite(data, 1, static_cast<std::size_t>(count), file) ==
+                static_cast<std::size_t>(count) &&
             std::fflush(file) == 0;
   int error = ok ? 0 : errno;
   if (std::fclose(file) != 0 && ok) {  // buffered data that did not fit shows only here
     ok = false;
     error = errno;
   }
-  require(ok, "cannot write '" + path + "': " + (error ? std::strerror(error) : "short write"), ErrorKind::io);
+  require(ok, "cannot write '" + path + "': " + (error ? std::strerror(error) : "short write"),
+          ErrorKind::io);
 }
 
 HostGrid parse_rle(const std::string& text, const std::string& source) {
@@ -181,7 +201,9 @@ HostGrid parse_rle(const std::string& text, const std::string& source) {
         const auto at = compact.find(key + "=");
         if (at == std::string::npos) return {};
         const auto end = compact.find(',', at);
-        return compact.substr(at + key.size() + 1, end == std::string::npos ? std::string::npos : end - at - key.size() - 1);
+        return compact.substr(at + key.size() + 1, end == std::string::npos
+                                                       ? std::string::npos
+                                                       : end - at - key.size() - 1);
       };
       const std::string x = value_of("x"), y = value_of("y");
       if (x.empty() || y.empty() || compact.rfind("x=", 0) != 0)
@@ -190,7 +212,8 @@ HostGrid parse_rle(const std::string& text, const std::string& source) {
         std::size_t used_x = 0, used_y = 0;
         width = std::stoll(x, &used_x);
         height = std::stoll(y, &used_y);
-        if (used_x != x.size() || used_y != y.size()) throw std::invalid_argument("trailing characters");
+        if (used_x != x.size() || used_y != y.size())
+          throw std::invalid_argument("trailing characters");
       } catch (const std::exception&) {
         bad_file(source, "RLE header has a non-numeric size: '" + line + "'");
       }
@@ -198,9 +221,11 @@ HostGrid parse_rle(const std::string& text, const std::string& source) {
       // Pattern collections hold patterns of at most a few thousand cells a side; a larger
       // size is a typo or a hostile file, and must not turn into a huge allocation (found by
       // fuzzing: "x = 100000000, y = 20" allocated a byte per cell before anything was checked).
-      if (width > max_rle_cells || height > max_rle_cells || (width > 0 && height > max_rle_cells / width))
-        bad_file(source, "RLE size " + std::to_string(width) + " x " + std::to_string(height) +
-                             " is too large (at most 2^28 cells; use a .npy or HDF5 grid for larger ones)");
+      if (width > max_rle_cells || height > max_rle_cells ||
+          (width > 0 && height > max_rle_cells / width))
+        bad_file(source,
+                 "RLE size " + std::to_string(width) + " x " + std::to_string(height) +
+                     " is too large (at most 2^28 cells; use a .npy or HDF5 grid for larger ones)");
       std::string rule = value_of("rule");
       for (auto& c : rule) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       if (!rule.empty() && rule != "B3/S23" && rule != "23/3")
@@ -233,12 +258,15 @@ HostGrid parse_rle(const std::string& text, const std::string& source) {
       x = 0;
     } else if (c == 'b' || c == 'o') {
       if (x + count > width || y >= height)
-        bad_file(source, "RLE pattern runs outside its declared size " + std::to_string(width) + " x " + std::to_string(height));
+        bad_file(source, "RLE pattern runs outside its declared size " + std::to_string(width) +
+                             " x " + std::to_string(height));
       if (c == 'o')
-        std::fill_n(grid.cells.begin() + static_cast<std::ptrdiff_t>(y * width + x), count, std::uint8_t{1});
+        std::fill_n(grid.cells.begin() + static_cast<std::ptrdiff_t>(y * width + x), count,
+                    std::uint8_t{1});
       x += count;
     } else {
-      bad_file(source, std::string("RLE has an unknown cell tag '") + c + "' (only b, o, $ and ! are Life)");
+      bad_file(source, std::string("RLE has an unknown cell tag '") + c +
+                           "' (only b, o, $ and ! are Life)");
     }
   }
   if (!ended) bad_file(source, "RLE pattern is not terminated by '!'");
@@ -253,8 +281,10 @@ HostGrid read_grid_h5(const std::string& path, const std::string& dataset) {
   std::vector<std::size_t> shape = file.shape(dataset);
   if (shape.size() != 2 && shape.size() != 3)
     bad_file(path, "dataset '" + dataset + "' is not 2-D (H, W) or 3-D (generations, H, W)");
-  if (file.has_attribute(dataset, "packed") && file.read_attribute<std::int64_t>(dataset, "packed") != 0)
-    bad_file(path, "dataset '" + dataset + "' is bit-packed; unpack it (numpy.unpackbits, bitorder='little') first");
+  if (file.has_attribute(dataset, "packed") &&
+      file.read_attribute<std::int64_t>(dataset, "packed") != 0)
+    bad_file(path, "dataset '" + dataset +
+                       "' is bit-packed; unpack it (numpy.unpackbits, bitorder='little') first");
   const auto values = file.read<std::uint8_t>(dataset, &shape);
   HostGrid grid;
   grid.height = static_cast<std::int64_t>(shape[shape.size() - 2]);
@@ -272,13 +302,14 @@ HostGrid read_grid_h5(const std::string& path, const std::string& dataset) {
 #endif
 }
 
-HostGrid place(const HostGrid& pattern, std::int64_t height, std::int64_t width, std::int64_t y, std::int64_t x) {
+HostGrid place(const HostGrid& pattern, std::int64_t height, std::int64_t width, std::int64_t y,
+               std::int64_t x) {
   // Written so that no sum can overflow: offsets come straight from the command line.
-  require(y >= 0 && x >= 0 && pattern.height <= height && pattern.width <= width && y <= height - pattern.height &&
-              x <= width - pattern.width,
-          "pattern of " + std::to_string(pattern.height) + " x " + std::to_string(pattern.width) + " at offset " +
-              std::to_string(y) + "," + std::to_string(x) + " does not fit the " + std::to_string(height) + " x " +
-              std::to_string(width) + " grid");
+  require(y >= 0 && x >= 0 && pattern.height <= height && pattern.width <= width &&
+              y <= height - pattern.height && x <= width - pattern.width,
+          "pattern of " + std::to_string(pattern.height) + " x " + std::to_string(pattern.width) +
+              " at offset " + std::to_string(y) + "," + std::to_string(x) + " does not fit the " +
+              std::to_string(height) + " x " + std::to_string(width) + " grid");
   HostGrid grid;
   grid.height = height;
   grid.width = width;

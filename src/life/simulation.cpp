@@ -3,10 +3,11 @@
 
 namespace portasim::life {
 
-#define PORTASIM_LIFE_INSTANTIATE(SPACE)                                                        \
+#define PORTASIM_LIFE_INSTANTIATE(SPACE)                                                          \
   template RunStats run<SPACE>(const SPACE&, const Config&, const ByteGrid<SPACE::memory_space>&, \
                                std::int64_t, ChunkSink*, const ByteGrid<SPACE::memory_space>*);   \
-  template void fill_random<SPACE>(const SPACE&, const ByteGrid<SPACE::memory_space>&, double, std::uint64_t);
+  template void fill_random<SPACE>(const SPACE&, const ByteGrid<SPACE::memory_space>&, double,    \
+                                   std::uint64_t);
 PORTASIM_FOR_EACH_EXECUTION_SPACE(PORTASIM_LIFE_INSTANTIATE)
 
 }  // namespace portasim::life

@@ -32,7 +32,8 @@ void write_result(io::H5File& file, const Result<Kokkos::HostSpace>& r) {
   file.write_attribute("/outputs", "dt_s", r.dt_s);
   file.write_attribute("/outputs", "dz_mm", r.dz_mm);
   file.write_attribute("/outputs", "min_radial_dist_mm", r.min_radial_dist_mm);
-  file.write_attribute("/outputs", "shape_note", "SFAP arrays are (Nt, N_electrodes, N_fibers), C order");
+  file.write_attribute("/outputs", "shape_note",
+                       "SFAP arrays are (Nt, N_electrodes, N_fibers), C order");
   file.write("/diagnostics/n_z", r.n_z.data(), {nf});
   file.write("/diagnostics/mirror_shift", r.mirror_shift.data(), {nf});
   file.write("/diagnostics/branch_L1_ge_L2", r.branch_L1_ge_L2.data(), {nf});

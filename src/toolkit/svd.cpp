@@ -37,10 +37,12 @@ struct CopyMatrix {
 
 template <class Exec, class DstView, class SrcView>
 void copy_matrix(const Exec& exec, const DstView& dst, const SrcView& src, bool transpose) {
-  const auto rows = static_cast<std::int64_t>(dst.extent(0)), cols = static_cast<std::int64_t>(dst.extent(1));
-  Kokkos::parallel_for("portasim::toolkit::svd_copy",
-                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, rows * cols),
-                       CopyMatrix<DstView, SrcView>{dst, src, transpose, rows, cols});
+  const auto rows = static_cast<std::int64_t>(dst.extent(0)),
+             cols = static_cast<std::int64_t>(dst.extent(1));
+  Kokkos::parallel_for(
+      "portasim::toolkit::svd_copy",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, rows * cols),
+      CopyMatrix<DstView, SrcView>{dst, src, transpose, rows, cols});
 }
 
 template <class Exec, class Scalar, class Layout>
@@ -49,15 +51,20 @@ void svd(const Exec& exec, const Kokkos::View<const Scalar**, Layout, SvdDevice<
          const Kokkos::View<Scalar*, Kokkos::LayoutStride, SvdDevice<Exec>>& s,
          const Kokkos::View<Scalar**, Layout, SvdDevice<Exec>>& vt) {
   const std::size_t m = a.extent(0), n = a.extent(1), k = m < n ? m : n;
-  const auto shape = [](std::size_t r, std::size_t c) { return std::to_string(r) + "x" + std::to_string(c); };
-  require(m > 0 && n > 0, "svd: A is " + shape(m, n) + ": it must have at least one row and one column");
+  const auto shape = [](std::size_t r, std::size_t c) {
+    return std::to_string(r) + "x" + std::to_string(c);
+  };
+  require(m > 0 && n > 0,
+          "svd: A is " + shape(m, n) + ": it must have at least one row and one column");
   require(m <= INT_MAX && n <= INT_MAX, "svd: dimensions above 2^31-1 are not supported");
-  require(u.extent(0) == m && u.extent(1) == k, "svd: U is " + shape(u.extent(0), u.extent(1)) + " but A (" +
-                                                    shape(m, n) + ") needs " + shape(m, k));
-  require(s.extent(0) == k, "svd: S has " + std::to_string(s.extent(0)) + " values but A (" + shape(m, n) +
-                                ") has " + std::to_string(k));
-  require(vt.extent(0) == k && vt.extent(1) == n, "svd: Vt is " + shape(vt.extent(0), vt.extent(1)) + " but A (" +
-                                                      shape(m, n) + ") needs " + shape(k, n));
+  require(u.extent(0) == m && u.extent(1) == k, "svd: U is " + shape(u.extent(0), u.extent(1)) +
+                                                    " but A (" + shape(m, n) + ") needs " +
+                                                    shape(m, k));
+  require(s.extent(0) == k, "svd: S has " + std::to_string(s.extent(0)) + " values but A (" +
+                                shape(m, n) + ") has " + std::to_string(k));
+  require(vt.extent(0) == k && vt.extent(1) == n,
+          "svd: Vt is " + shape(vt.extent(0), vt.extent(1)) + " but A (" + shape(m, n) +
+              ") needs " + shape(k, n));
 
   // The vendor routine sees a tall matrix: A itself, or A^T (= V S U^T) for wide A.
   const bool tall = m >= n;
@@ -72,22 +79,24 @@ void svd(const Exec& exec, const Kokkos::View<const Scalar**, Layout, SvdDevice<
   Kokkos::View<Scalar*, SvdDevice<Exec>> work_s(uninitialized("portasim::svd::S"), cols);
   copy_matrix(exec, work_a, a, !tall);
 
-  portasim::impl::DenseSvd<Exec>::tall(exec, static_cast<int>(rows), static_cast<int>(cols), work_a.data(),
-                                       work_s.data(), work_u.data(), work_vt.data());
+  portasim::impl::DenseSvd<Exec>::tall(exec, static_cast<int>(rows), static_cast<int>(cols),
+                                       work_a.data(), work_s.data(), work_u.data(), work_vt.data());
 
   // A = W S Z^T for tall A; A^T = W S Z^T, so A = Z S W^T, for wide A.
   copy_matrix(exec, u, tall ? work_u : work_vt, !tall);
   copy_matrix(exec, vt, tall ? work_vt : work_u, !tall);
-  Kokkos::parallel_for("portasim::toolkit::svd_copy_s", Kokkos::RangePolicy<Exec>(exec, 0, k),
-                       KOKKOS_LAMBDA(const int i) { s(i) = work_s(i); });
+  Kokkos::parallel_for(
+      "portasim::toolkit::svd_copy_s", Kokkos::RangePolicy<Exec>(exec, 0, k),
+      KOKKOS_LAMBDA(const int i) { s(i) = work_s(i); });
   exec.fence();  // the workspaces go out of scope
 }
 
-#define PORTASIM_TOOLKIT_SVD(Exec, Scalar, Layout)                                                           \
-  template void svd<Exec, Scalar, Layout>(const Exec&, const Kokkos::View<const Scalar**, Layout, SvdDevice<Exec>>&, \
-                                          const Kokkos::View<Scalar**, Layout, SvdDevice<Exec>>&,              \
-                                          const Kokkos::View<Scalar*, Kokkos::LayoutStride, SvdDevice<Exec>>&,  \
-                                          const Kokkos::View<Scalar**, Layout, SvdDevice<Exec>>&);
+#define PORTASIM_TOOLKIT_SVD(Exec, Scalar, Layout)                               \
+  template void svd<Exec, Scalar, Layout>(                                       \
+      const Exec&, const Kokkos::View<const Scalar**, Layout, SvdDevice<Exec>>&, \
+      const Kokkos::View<Scalar**, Layout, SvdDevice<Exec>>&,                    \
+      const Kokkos::View<Scalar*, Kokkos::LayoutStride, SvdDevice<Exec>>&,       \
+      const Kokkos::View<Scalar**, Layout, SvdDevice<Exec>>&);
 #define PORTASIM_TOOLKIT_SVD_SPACE(Exec)                  \
   PORTASIM_TOOLKIT_SVD(Exec, float, Kokkos::LayoutRight)  \
   PORTASIM_TOOLKIT_SVD(Exec, double, Kokkos::LayoutRight) \

@@ -30,8 +30,9 @@ void benchmark_runs_warmup_and_repeats() {
       "axpy", exec,
       [&] {
         ++calls;
-        Kokkos::parallel_for("axpy", Kokkos::RangePolicy<Exec>(exec, 0, x.extent(0)),
-                             KOKKOS_LAMBDA(const int i) { x(i) += 1.0; });
+        Kokkos::parallel_for(
+            "axpy", Kokkos::RangePolicy<Exec>(exec, 0, x.extent(0)),
+            KOKKOS_LAMBDA(const int i) { x(i) += 1.0; });
       },
       options);
   EXPECT_EQ(calls, 10);
@@ -43,12 +44,17 @@ void benchmark_runs_warmup_and_repeats() {
   EXPECT_DOUBLE_EQ(host(999), 10.0);
 
   options.max_duration_s = 0.0;  // one timed run, then stop
-  const auto short_result = portasim::benchmark("noop", exec, [] {}, options);
+  const auto short_result = portasim::benchmark(
+      "noop", exec, [] {}, options);
   EXPECT_EQ(short_result.device_ms.size(), 1u);
   options.n_repeat = 0;
-  EXPECT_THROW(portasim::benchmark("bad", exec, [] {}, options), portasim::Error);
+  EXPECT_THROW(portasim::benchmark(
+                   "bad", exec, [] {}, options),
+               portasim::Error);
 }
 
-TEST(TEST_CATEGORY, benchmark_runs_warmup_and_repeats) { benchmark_runs_warmup_and_repeats<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, benchmark_runs_warmup_and_repeats) {
+  benchmark_runs_warmup_and_repeats<TEST_EXECSPACE>();
+}
 
 }  // namespace test_benchmark

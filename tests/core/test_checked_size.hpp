@@ -27,11 +27,19 @@ TEST(TEST_CATEGORY, checked_product_refuses_overflow_by_name) {
   EXPECT_EQ(checked_product("a x b", {0, INT64_MAX, INT64_MAX}), 0);
   EXPECT_EQ(checked_product("a x b", {INT64_MAX, 1}), INT64_MAX);
   EXPECT_EQ(checked_product("a", {10, 10}, 100), 100);
-  EXPECT_EQ(invalid_argument_message([] { checked_product("--chunk-size x --height", {std::int64_t(1) << 32, std::int64_t(1) << 31}); }),
-            "--chunk-size x --height is too large: 4294967296 x 2147483648 exceeds 9223372036854775807");
-  EXPECT_EQ(invalid_argument_message([] { checked_product("a", {10, 11}, 100); }),
+  EXPECT_EQ(
+      invalid_argument_message([] {
+        checked_product("--chunk-size x --height", {std::int64_t(1) << 32, std::int64_t(1) << 31});
+      }),
+      "--chunk-size x --height is too large: 4294967296 x 2147483648 exceeds 9223372036854775807");
+  EXPECT_EQ(invalid_argument_message([] {
+              checked_product("a", {10, 11}, 100);
+            }),
             "a is too large: 10 x 11 exceeds 100");
-  EXPECT_NE(invalid_argument_message([] { checked_product("--n", {-1, 2}); }).find("negative"), std::string::npos);
+  EXPECT_NE(invalid_argument_message([] {
+              checked_product("--n", {-1, 2});
+            }).find("negative"),
+            std::string::npos);
 }
 
 TEST(TEST_CATEGORY, checked_step_count_refuses_what_int64_cannot_hold) {

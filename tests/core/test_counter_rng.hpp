@@ -17,10 +17,12 @@ void philox_matches_random123_known_answers() {
   Kokkos::parallel_for(
       "kat", Kokkos::RangePolicy<Exec>(0, 1), KOKKOS_LAMBDA(const int) {
         const portasim::Philox4x32 zero = portasim::philox4x32(0, 0, 0);
-        const portasim::Philox4x32 ones = portasim::philox4x32(~std::uint64_t(0), ~std::uint64_t(0), ~std::uint64_t(0));
-        const portasim::Philox4x32 pi = portasim::philox4x32(
-            (std::uint64_t(0x299f31d0) << 32) | 0xa4093822u, (std::uint64_t(0x03707344) << 32) | 0x13198a2eu,
-            (std::uint64_t(0x85a308d3) << 32) | 0x243f6a88u);
+        const portasim::Philox4x32 ones =
+            portasim::philox4x32(~std::uint64_t(0), ~std::uint64_t(0), ~std::uint64_t(0));
+        const portasim::Philox4x32 pi =
+            portasim::philox4x32((std::uint64_t(0x299f31d0) << 32) | 0xa4093822u,
+                                 (std::uint64_t(0x03707344) << 32) | 0x13198a2eu,
+                                 (std::uint64_t(0x85a308d3) << 32) | 0x243f6a88u);
         for (int i = 0; i < 4; ++i) {
           out(0, i) = zero.v[i];
           out(1, i) = ones.v[i];
@@ -32,7 +34,8 @@ void philox_matches_random123_known_answers() {
                                         {0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu},
                                         {0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}};
   for (int r = 0; r < 3; ++r)
-    for (int i = 0; i < 4; ++i) EXPECT_EQ(host(r, i), expected[r][i]) << "vector " << r << " word " << i;
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(host(r, i), expected[r][i]) << "vector " << r << " word " << i;
 }
 
 // A million normals drawn on the backend have the moments of N(0, 1), and uniforms lie
@@ -64,7 +67,9 @@ void normal_and_uniform_moments() {
   EXPECT_EQ(out_of_range, 0);
 }
 
-TEST(TEST_CATEGORY, philox_known_answers) { philox_matches_random123_known_answers<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, philox_known_answers) {
+  philox_matches_random123_known_answers<TEST_EXECSPACE>();
+}
 TEST(TEST_CATEGORY, counter_rng_moments) { normal_and_uniform_moments<TEST_EXECSPACE>(); }
 
 }  // namespace test_counter_rng

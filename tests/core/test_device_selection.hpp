@@ -30,10 +30,17 @@ TEST(TEST_CATEGORY, device_selection_follows_the_rule) {
   const auto choice = choose_device(4, environment({{"SLURM_LOCALID", "5"}}));
   EXPECT_EQ(choice.reason, "SLURM_LOCALID=5 modulo 4 device(s)");
   // Open MPI's variable wins over SLURM's (mpirun inside an allocation sets both).
-  EXPECT_EQ(choose_device(8, environment({{"SLURM_LOCALID", "0"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "3"}})).device_id, 3);
+  EXPECT_EQ(
+      choose_device(8, environment({{"SLURM_LOCALID", "0"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "3"}}))
+          .device_id,
+      3);
   // PORTASIM_DEVICE overrides the rank, an explicit id overrides everything.
-  EXPECT_EQ(choose_device(4, environment({{"SLURM_LOCALID", "1"}, {"PORTASIM_DEVICE", "3"}})).device_id, 3);
-  EXPECT_EQ(choose_device(4, environment({{"SLURM_LOCALID", "1"}, {"PORTASIM_DEVICE", "3"}}), 2).device_id, 2);
+  EXPECT_EQ(
+      choose_device(4, environment({{"SLURM_LOCALID", "1"}, {"PORTASIM_DEVICE", "3"}})).device_id,
+      3);
+  EXPECT_EQ(choose_device(4, environment({{"SLURM_LOCALID", "1"}, {"PORTASIM_DEVICE", "3"}}), 2)
+                .device_id,
+            2);
   EXPECT_EQ(choose_device(1, environment({{"OMPI_COMM_WORLD_LOCAL_RANK", "5"}})).device_id, 0);
 }
 
@@ -44,7 +51,9 @@ TEST(TEST_CATEGORY, device_selection_rejects_bad_values) {
       choose_device(4, environment({{"SLURM_LOCALID", bad}}));
       ADD_FAILURE() << "SLURM_LOCALID='" << bad << "' accepted";
     } catch (const portasim::Error& e) {
-      EXPECT_NE(std::string(e.what()).find("SLURM_LOCALID='" + std::string(bad) + "'"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("SLURM_LOCALID='" + std::string(bad) + "'"),
+                std::string::npos)
+          << e.what();
     }
   }
   try {

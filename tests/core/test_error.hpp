@@ -28,7 +28,8 @@ TEST(TEST_CATEGORY, error_checks_name_the_parameter_and_value) {
   EXPECT_EQ(message_of([] { require_positive("--neurons", 0); }), "--neurons must be > 0, got 0");
   EXPECT_EQ(message_of([] { require_finite("--amplitude", std::nan("")); }),
             "--amplitude must be a finite number, got nan");
-  EXPECT_EQ(message_of([] { require_non_negative("--steps", -1); }), "--steps must be >= 0, got -1");
+  EXPECT_EQ(message_of([] { require_non_negative("--steps", -1); }),
+            "--steps must be >= 0, got -1");
   EXPECT_EQ(message_of([] { require_in_range("--density", 1.5, 0, 1); }),
             "--density must be in [0, 1], got 1.5");
   EXPECT_NO_THROW(require_positive("x", 1e-300));
@@ -54,10 +55,12 @@ TEST(TEST_CATEGORY, error_kind_survives_throw) {
 TEST(TEST_CATEGORY, allocation_failures_of_every_kokkos_release_are_recognised) {
   using portasim::compat::is_allocation_failure;
   EXPECT_TRUE(is_allocation_failure(std::bad_alloc()));
-  EXPECT_TRUE(is_allocation_failure(std::runtime_error(
-      "Kokkos ERROR: Host memory space failed to allocate 4 TiB (label=\"portasim::life::chunk\").")));
-  EXPECT_TRUE(is_allocation_failure(std::runtime_error(
-      "Kokkos failed to allocate memory for label \"x\".  Allocation using MemorySpace named \"Host\" failed")));
+  EXPECT_TRUE(
+      is_allocation_failure(std::runtime_error("Kokkos ERROR: Host memory space failed to allocate "
+                                               "4 TiB (label=\"portasim::life::chunk\").")));
+  EXPECT_TRUE(is_allocation_failure(
+      std::runtime_error("Kokkos failed to allocate memory for label \"x\".  Allocation using "
+                         "MemorySpace named \"Host\" failed")));
   EXPECT_TRUE(is_allocation_failure(std::runtime_error("Kokkos::Cuda: allocation failure")));
   EXPECT_FALSE(is_allocation_failure(std::runtime_error("Kokkos ERROR: a kernel failed")));
   EXPECT_FALSE(is_allocation_failure(std::logic_error("bad index")));

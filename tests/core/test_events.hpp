@@ -20,7 +20,8 @@ void event_synchronize_waits_for_recorded_work() {
   portasim::Event<Exec> done;
   EXPECT_FALSE(done.recorded());
   EXPECT_THROW(done.synchronize(), portasim::Error);
-  portasim::testing::fill_after_busy_work(pool[0], data, sink, 7, portasim::testing::busy_rounds<Exec>(20000));
+  portasim::testing::fill_after_busy_work(pool[0], data, sink, 7,
+                                          portasim::testing::busy_rounds<Exec>(20000));
   done.record(pool[0]);
   done.synchronize();
   EXPECT_TRUE(done.query());
@@ -39,7 +40,8 @@ void timer_measures_enqueued_work() {
   Kokkos::View<std::uint32_t*, typename Exec::memory_space> sink("sink", n);
   portasim::EventTimer<Exec> timer(pool[0]);
   timer.start();
-  portasim::testing::fill_after_busy_work(pool[0], data, sink, 1, portasim::testing::busy_rounds<Exec>(20000));
+  portasim::testing::fill_after_busy_work(pool[0], data, sink, 1,
+                                          portasim::testing::busy_rounds<Exec>(20000));
   timer.stop();
   const double ms = timer.elapsed_ms();
   EXPECT_TRUE(std::isfinite(ms));
@@ -48,7 +50,9 @@ void timer_measures_enqueued_work() {
   EXPECT_DOUBLE_EQ(timer.elapsed_ms(), ms);
 }
 
-TEST(TEST_CATEGORY, event_synchronize_waits_for_work) { event_synchronize_waits_for_recorded_work<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, event_synchronize_waits_for_work) {
+  event_synchronize_waits_for_recorded_work<TEST_EXECSPACE>();
+}
 TEST(TEST_CATEGORY, event_timer_measures_work) { timer_measures_enqueued_work<TEST_EXECSPACE>(); }
 
 }  // namespace test_events

@@ -71,14 +71,14 @@ Failure failure_of(Operation&& operation) {
   return {};
 }
 
-#define EXPECT_PORTASIM_ERROR(operation, expected_kind, ...)                                  \
-  do {                                                                                        \
-    const Failure failure_ = failure_of([&] { operation; });                                  \
-    EXPECT_TRUE(failure_.thrown) << #operation " did not throw portasim::Error";              \
-    EXPECT_EQ(failure_.kind, expected_kind) << failure_.message;                              \
-    for (const std::string& part_ : std::vector<std::string>{__VA_ARGS__})                    \
-      EXPECT_NE(failure_.message.find(part_), std::string::npos)                              \
-          << "message \"" << failure_.message << "\" lacks \"" << part_ << "\"";             \
+#define EXPECT_PORTASIM_ERROR(operation, expected_kind, ...)                     \
+  do {                                                                           \
+    const Failure failure_ = failure_of([&] { operation; });                     \
+    EXPECT_TRUE(failure_.thrown) << #operation " did not throw portasim::Error"; \
+    EXPECT_EQ(failure_.kind, expected_kind) << failure_.message;                 \
+    for (const std::string& part_ : std::vector<std::string>{__VA_ARGS__})       \
+      EXPECT_NE(failure_.message.find(part_), std::string::npos)                 \
+          << "message \"" << failure_.message << "\" lacks \"" << part_ << "\""; \
   } while (false)
 
 // Values that exercise the whole type: extremes first, then small numbers that every type holds.
@@ -222,7 +222,7 @@ TEST(TEST_CATEGORY, hdf5_attributes_of_each_kind) {
     file.write_attribute("/data", "nothing", std::vector<double>{});
     file.write_attribute("/data/values", "units", "mV");
     file.write_attribute("data/values", "scale", std::vector<double>{0.5, 2.0});
-    file.write_attribute("/data/values", "units", "V");  // replaces the first
+    file.write_attribute("/data/values", "units", "V");   // replaces the first
     file.write_attribute("/", "dt_ms", std::int32_t{2});  // another type replaces too
   }
   const H5File file = H5File::open_read(path);
@@ -316,8 +316,9 @@ TEST(TEST_CATEGORY, hdf5_errors_name_the_file_and_object) {
   EXPECT_PORTASIM_ERROR(file.shape("/inputs/missing"), ErrorKind::io, "'/inputs/missing'", path);
   EXPECT_PORTASIM_ERROR(file.read<double>("/inputs"), ErrorKind::invalid_argument, "'/inputs'",
                         "is a group");
-  EXPECT_PORTASIM_ERROR(file.read_1d<double>("/inputs/matrix"), ErrorKind::invalid_argument,
-                        "dataset '/inputs/matrix' in '" + path + "' has shape (3, 2), expected 1-D");
+  EXPECT_PORTASIM_ERROR(
+      file.read_1d<double>("/inputs/matrix"), ErrorKind::invalid_argument,
+      "dataset '/inputs/matrix' in '" + path + "' has shape (3, 2), expected 1-D");
   EXPECT_PORTASIM_ERROR(file.read_1d<double>("/inputs/diameter", 3), ErrorKind::invalid_argument,
                         "has shape (4,), expected (3,)");
   EXPECT_EQ(file.read_1d<float>("/inputs/diameter", 4), (std::vector<float>{1, 2, 3, 4}));
@@ -430,8 +431,8 @@ TEST(TEST_CATEGORY, hdf5_extendible_dataset_append_open_truncate) {
   auto as_wider = ExtendibleDataset<std::int32_t>::open(file, "/counts");
   const std::vector<std::int32_t> fits{1, 2, 3, 4}, too_big{5, 6, 7, 256};
   as_wider.append(fits.data(), 2);
-  EXPECT_PORTASIM_ERROR(as_wider.append(too_big.data(), 2), ErrorKind::invalid_argument, "'/counts'",
-                        "out of the range of the dataset's type, uint8");
+  EXPECT_PORTASIM_ERROR(as_wider.append(too_big.data(), 2), ErrorKind::invalid_argument,
+                        "'/counts'", "out of the range of the dataset's type, uint8");
   EXPECT_EQ(as_wider.size(), 2u);
   EXPECT_EQ(file.read<std::int32_t>("/counts"), fits);
 }
@@ -458,7 +459,8 @@ TEST(TEST_CATEGORY, hdf5_flush_makes_data_survive_a_kill) {
   }
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "the child failed before dying";
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+      << "the child failed before dying";
   const H5File file = H5File::open_read(path);
   EXPECT_EQ(file.read<double>("/whole"), values);
   std::vector<std::size_t> shape;
@@ -486,7 +488,8 @@ TEST(TEST_CATEGORY, hdf5_atomic_output) {
     EXPECT_FALSE(fs::exists(output.temporary_path()));
     EXPECT_PORTASIM_ERROR(output.commit(), ErrorKind::invalid_argument, "twice");
   }
-  EXPECT_EQ(H5File::open_read(final_path).read<std::int32_t>("/answer"), std::vector<std::int32_t>{42});
+  EXPECT_EQ(H5File::open_read(final_path).read<std::int32_t>("/answer"),
+            std::vector<std::int32_t>{42});
 
   // A run that fails halfway leaves the earlier result untouched and no temporary behind.
   try {
@@ -497,7 +500,8 @@ TEST(TEST_CATEGORY, hdf5_atomic_output) {
   } catch (const std::runtime_error&) {
   }
   EXPECT_FALSE(fs::exists(final_path + ".partial"));
-  EXPECT_EQ(H5File::open_read(final_path).read<std::int32_t>("/answer"), std::vector<std::int32_t>{42});
+  EXPECT_EQ(H5File::open_read(final_path).read<std::int32_t>("/answer"),
+            std::vector<std::int32_t>{42});
 
   // A final rename that fails (the output name became a non-empty folder during the run) is
   // an I/O error that leaves the folder as it was and, once the output is gone, no temporary.
@@ -507,7 +511,8 @@ TEST(TEST_CATEGORY, hdf5_atomic_output) {
     H5File::create(output.temporary_path()).write("/answer", std::vector<std::int32_t>{7});
     fs::create_directory(became_folder);
     std::ofstream(became_folder + "/kept") << "kept";
-    EXPECT_PORTASIM_ERROR(output.commit(), ErrorKind::io, "cannot rename", "became_folder.h5.partial");
+    EXPECT_PORTASIM_ERROR(output.commit(), ErrorKind::io, "cannot rename",
+                          "became_folder.h5.partial");
     EXPECT_FALSE(output.committed());
   }
   EXPECT_FALSE(fs::exists(became_folder + ".partial"));

@@ -20,7 +20,8 @@ struct Folder {
   fs::path path;
   Folder() {
     const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    path = fs::temp_directory_path() / ("portasim_" + std::string(test->name()) + "_" + std::to_string(::getpid()));
+    path = fs::temp_directory_path() /
+           ("portasim_" + std::string(test->name()) + "_" + std::to_string(::getpid()));
     fs::remove_all(path);
     fs::create_directories(path / "sub");
   }
@@ -31,7 +32,8 @@ struct Folder {
   std::string file(const std::string& name) const { return (path / name).string(); }
 };
 
-inline std::string refusal(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs) {
+inline std::string refusal(const std::vector<NamedPath>& outputs,
+                           const std::vector<NamedPath>& inputs) {
   try {
     require_inputs_spared(outputs, inputs);
   } catch (const portasim::Error& e) {
@@ -64,8 +66,10 @@ TEST(TEST_CATEGORY, outputs_never_write_over_inputs) {
   std::ofstream(input) << "motor unit";
   fs::create_symlink(input, folder.file("link.h5"));
   fs::create_hard_link(input, folder.file("hard.h5"));
-  const std::vector<NamedPath> inputs{{"--stimulus-file", folder.file("missing.h5")}, {"--input", input}};
-  for (const std::string& output : {input, folder.file("link.h5"), folder.file("hard.h5"), folder.file("sub/../unit.h5")}) {
+  const std::vector<NamedPath> inputs{{"--stimulus-file", folder.file("missing.h5")},
+                                      {"--input", input}};
+  for (const std::string& output :
+       {input, folder.file("link.h5"), folder.file("hard.h5"), folder.file("sub/../unit.h5")}) {
     const std::string message = refusal({{"--output", output}}, inputs);
     EXPECT_NE(message.find("--output '" + output + "'"), std::string::npos) << message;
     EXPECT_NE(message.find("--input '" + input + "'"), std::string::npos) << message;
@@ -73,7 +77,8 @@ TEST(TEST_CATEGORY, outputs_never_write_over_inputs) {
   // The temporary an output is written to first would truncate an input of that name.
   const std::string partial = portasim::io::temporary_path_of(folder.file("result.h5"));
   std::ofstream(partial) << "an input named like a temporary";
-  const std::string message = refusal({{"--output", folder.file("result.h5")}}, {{"--initial", partial}});
+  const std::string message =
+      refusal({{"--output", folder.file("result.h5")}}, {{"--initial", partial}});
   EXPECT_NE(message.find("temporary file '" + partial + "'"), std::string::npos) << message;
   EXPECT_NE(message.find("--initial"), std::string::npos) << message;
   // Distinct files pass, and so do inputs that do not exist (reading them fails later).

@@ -17,8 +17,9 @@ void instances_run_their_own_work() {
   Kokkos::View<int**, typename Exec::memory_space> out("out", 3, n);
   for (int s = 0; s < pool.size(); ++s) {
     auto row = Kokkos::subview(out, s, Kokkos::ALL());
-    Kokkos::parallel_for("fill_row", Kokkos::RangePolicy<Exec>(pool[s], 0, n),
-                         KOKKOS_LAMBDA(const int i) { row(i) = 1000 * s + i; });
+    Kokkos::parallel_for(
+        "fill_row", Kokkos::RangePolicy<Exec>(pool[s], 0, n),
+        KOKKOS_LAMBDA(const int i) { row(i) = 1000 * s + i; });
   }
   pool.fence_all();
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
@@ -47,7 +48,8 @@ void copy_that_waits_for_kernel_sees_its_result() {
   Kokkos::View<int*, portasim::PinnedHostSpace<Exec>> host("host", n);
   Kokkos::fence();
   for (int round = 1; round <= 3; ++round) {
-    portasim::testing::fill_after_busy_work(compute, data, sink, round, portasim::testing::busy_rounds<Exec>(20000));
+    portasim::testing::fill_after_busy_work(compute, data, sink, round,
+                                            portasim::testing::busy_rounds<Exec>(20000));
     portasim::wait_for(copy, compute);
     Kokkos::deep_copy(copy, host, data);
     copy.fence();
@@ -57,8 +59,14 @@ void copy_that_waits_for_kernel_sees_its_result() {
   }
 }
 
-TEST(TEST_CATEGORY, instance_pool_runs_work_on_each_instance) { instances_run_their_own_work<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, instance_pool_rejects_bad_sizes) { pool_rejects_bad_sizes_and_indices<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, ordering_copy_waits_for_kernel) { copy_that_waits_for_kernel_sees_its_result<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, instance_pool_runs_work_on_each_instance) {
+  instances_run_their_own_work<TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, instance_pool_rejects_bad_sizes) {
+  pool_rejects_bad_sizes_and_indices<TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, ordering_copy_waits_for_kernel) {
+  copy_that_waits_for_kernel_sees_its_result<TEST_EXECSPACE>();
+}
 
 }  // namespace test_instance_pool

@@ -93,10 +93,12 @@ void free_all_blocks_keeps_blocks_in_use() {
   EXPECT_EQ(pool.total_bytes(), kept.block().bytes());
   // The View still works after the cache was emptied.
   auto v = kept.view();
-  Kokkos::parallel_for("fill", Kokkos::RangePolicy<Exec>(0, 1000), KOKKOS_LAMBDA(const int i) { v(i) = 3 * i; });
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<Exec>(0, 1000), KOKKOS_LAMBDA(const int i) { v(i) = 3 * i; });
   long sum = 0;
-  Kokkos::parallel_reduce("sum", Kokkos::RangePolicy<Exec>(0, 1000),
-                          KOKKOS_LAMBDA(const int i, long& acc) { acc += v(i); }, sum);
+  Kokkos::parallel_reduce(
+      "sum", Kokkos::RangePolicy<Exec>(0, 1000),
+      KOKKOS_LAMBDA(const int i, long& acc) { acc += v(i); }, sum);
   EXPECT_EQ(sum, 3L * 999 * 1000 / 2);
 }
 
@@ -109,7 +111,8 @@ void pooled_views_work_in_kernels_on_an_instance() {
   auto a = pool.template view<double**, Kokkos::LayoutLeft>(exec, rows, cols);
   auto b = pool.template view<double*>(exec, rows);
   static_assert(std::is_same<typename decltype(a)::view_type::memory_traits,
-                             Kokkos::MemoryTraits<Kokkos::Unmanaged>>::value, "");
+                             Kokkos::MemoryTraits<Kokkos::Unmanaged>>::value,
+                "");
   EXPECT_EQ(a.view().extent(0), static_cast<std::size_t>(rows));
   EXPECT_EQ(a.view().extent(1), static_cast<std::size_t>(cols));
   EXPECT_GE(a.block().bytes(), sizeof(double) * rows * cols);
@@ -181,9 +184,9 @@ void pool_limit_in_bytes_is_enforced_with_a_clear_error() {
   auto a = pool.allocate(2048);
   auto b = pool.allocate(2048);
   const std::string message = message_of_allocation([&] { pool.allocate(1); });
-  for (const char* part : {"cannot allocate 512 B (512 bytes)", "4 KiB in use", "4 KiB held",
-                           "limit 4 KiB", "exceeds the pool limit", "smaller chunks",
-                           "PORTASIM_POOL_LIMIT"})
+  for (const char* part :
+       {"cannot allocate 512 B (512 bytes)", "4 KiB in use", "4 KiB held", "limit 4 KiB",
+        "exceeds the pool limit", "smaller chunks", "PORTASIM_POOL_LIMIT"})
     EXPECT_NE(message.find(part), std::string::npos) << part << " not in: " << message;
   EXPECT_EQ(pool.statistics().used_bytes, 4096u);  // the refusal changed nothing
   // Over the limit, cached blocks go back to the space first.
@@ -219,17 +222,19 @@ void exhausted_space_is_an_error_not_a_crash() {
   auto kept = pool.allocate(1 << 20);
   const std::size_t absurd = std::size_t(1) << 60;  // 1 EiB
   const std::string message = message_of_allocation([&] { pool.allocate(absurd); });
-  for (const char* part : {"cannot allocate 1 EiB", "1 MiB in use", "memory space is exhausted",
-                           "smaller chunks"})
+  for (const char* part :
+       {"cannot allocate 1 EiB", "1 MiB in use", "memory space is exhausted", "smaller chunks"})
     EXPECT_NE(message.find(part), std::string::npos) << part << " not in: " << message;
   EXPECT_EQ(pool.statistics().used_bytes, std::size_t(1) << 20);
   // The pool (and the backend) still work.
   auto v = pool.template view<int*>(Exec(), 10);
   auto vv = v.view();
-  Kokkos::parallel_for("after_failure", Kokkos::RangePolicy<Exec>(0, 10), KOKKOS_LAMBDA(const int i) { vv(i) = i; });
+  Kokkos::parallel_for(
+      "after_failure", Kokkos::RangePolicy<Exec>(0, 10), KOKKOS_LAMBDA(const int i) { vv(i) = i; });
   int sum = 0;
-  Kokkos::parallel_reduce("sum", Kokkos::RangePolicy<Exec>(0, 10),
-                          KOKKOS_LAMBDA(const int i, int& acc) { acc += vv(i); }, sum);
+  Kokkos::parallel_reduce(
+      "sum", Kokkos::RangePolicy<Exec>(0, 10),
+      KOKKOS_LAMBDA(const int i, int& acc) { acc += vv(i); }, sum);
   EXPECT_EQ(sum, 45);
 }
 
@@ -272,7 +277,8 @@ void pool_is_thread_safe() {
   EXPECT_EQ(s.used_bytes, 0u);
   EXPECT_EQ(s.used_blocks, 0u);
   EXPECT_GT(s.hits, s.misses);  // most allocations were served from the cache
-  EXPECT_LE(s.misses, static_cast<std::size_t>(4 * threads * 3));  // per class at most the blocks live at once
+  EXPECT_LE(s.misses, static_cast<std::size_t>(4 * threads *
+                                               3));  // per class at most the blocks live at once
   EXPECT_GE(s.free_blocks, 1u);
   pool.free_all_blocks();
   EXPECT_EQ(pool.statistics().total_bytes, 0u);
@@ -289,7 +295,8 @@ void pinned_pool_serves_host_staging() {
   auto dev = device.template view<float*>(Exec(), n);
   portasim::copy(Exec(), dev.view(), h);
   auto dv = dev.view();
-  Kokkos::parallel_for("double", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const int i) { dv(i) *= 2; });
+  Kokkos::parallel_for(
+      "double", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const int i) { dv(i) *= 2; });
   portasim::copy(Exec(), h, dv);
   Exec().fence();
   for (int i = 0; i < n; ++i) ASSERT_EQ(h(i), 0.5f * i);
@@ -308,10 +315,13 @@ void stream_ordered_pool_allocates_in_instance_order() {
   for (int round = 0; round < 3; ++round) {  // allocate, use, free: all in the instance's order
     auto v = pool.template view<int*>(exec, n);
     auto vv = v.view();
-    Kokkos::parallel_for("fill", Kokkos::RangePolicy<Exec>(exec, 0, n), KOKKOS_LAMBDA(const int i) { vv(i) = i % 7; });
+    Kokkos::parallel_for(
+        "fill", Kokkos::RangePolicy<Exec>(exec, 0, n),
+        KOKKOS_LAMBDA(const int i) { vv(i) = i % 7; });
     long sum = 0;
-    Kokkos::parallel_reduce("sum", Kokkos::RangePolicy<Exec>(exec, 0, n),
-                            KOKKOS_LAMBDA(const int i, long& acc) { acc += vv(i); }, sum);
+    Kokkos::parallel_reduce(
+        "sum", Kokkos::RangePolicy<Exec>(exec, 0, n),
+        KOKKOS_LAMBDA(const int i, long& acc) { acc += vv(i); }, sum);
     EXPECT_EQ(sum, expected);
     EXPECT_EQ(pool.used_bytes(), sizeof(int) * n);
     EXPECT_GE(pool.total_bytes(), sizeof(int) * n);
@@ -325,15 +335,33 @@ void stream_ordered_pool_allocates_in_instance_order() {
   EXPECT_EQ(pool.total_bytes(), 0u);
 }
 
-TEST(TEST_CATEGORY, memory_pool_reuses_blocks_with_exact_statistics) { pool_reuses_freed_blocks_and_counts_exactly<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, memory_pool_free_all_blocks) { free_all_blocks_keeps_blocks_in_use<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, memory_pool_views_in_kernels) { pooled_views_work_in_kernels_on_an_instance<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, memory_pool_reuse_is_per_instance) { blocks_are_reused_per_instance<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, memory_pool_limit_in_bytes) { pool_limit_in_bytes_is_enforced_with_a_clear_error<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, memory_pool_limit_as_fraction) { pool_limit_as_a_fraction_follows_the_space<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, memory_pool_exhaustion_is_an_error) { exhausted_space_is_an_error_not_a_crash<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, memory_pool_reuses_blocks_with_exact_statistics) {
+  pool_reuses_freed_blocks_and_counts_exactly<TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, memory_pool_free_all_blocks) {
+  free_all_blocks_keeps_blocks_in_use<TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, memory_pool_views_in_kernels) {
+  pooled_views_work_in_kernels_on_an_instance<TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, memory_pool_reuse_is_per_instance) {
+  blocks_are_reused_per_instance<TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, memory_pool_limit_in_bytes) {
+  pool_limit_in_bytes_is_enforced_with_a_clear_error<TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, memory_pool_limit_as_fraction) {
+  pool_limit_as_a_fraction_follows_the_space<TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, memory_pool_exhaustion_is_an_error) {
+  exhausted_space_is_an_error_not_a_crash<TEST_EXECSPACE>();
+}
 TEST(TEST_CATEGORY, memory_pool_thread_safety) { pool_is_thread_safe<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, pinned_memory_pool_staging) { pinned_pool_serves_host_staging<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, stream_ordered_pool) { stream_ordered_pool_allocates_in_instance_order<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, pinned_memory_pool_staging) {
+  pinned_pool_serves_host_staging<TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, stream_ordered_pool) {
+  stream_ordered_pool_allocates_in_instance_order<TEST_EXECSPACE>();
+}
 
 }  // namespace test_memory_pool

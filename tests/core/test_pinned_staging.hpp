@@ -11,20 +11,24 @@ namespace test_pinned_staging {
 
 template <class Exec>
 void staging_copies_chunks_asynchronously() {
-  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                           portasim::PinnedHostSpace<Exec>>::accessible,
-                "staging buffers must be readable by the host");
+  static_assert(
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, portasim::PinnedHostSpace<Exec>>::accessible,
+      "staging buffers must be readable by the host");
   portasim::InstancePool<Exec> pool(2);
   const int chunk = 4, rows = 3, cols = 5;
   portasim::PinnedStaging<int, Exec> staging(2, chunk * rows * cols);
   EXPECT_EQ(staging.slots(), 2);
   EXPECT_EQ(staging.capacity(), static_cast<std::size_t>(chunk * rows * cols));
-  Kokkos::View<int***, Kokkos::LayoutRight, typename Exec::memory_space> grid("grid", chunk, rows, cols);
+  Kokkos::View<int***, Kokkos::LayoutRight, typename Exec::memory_space> grid("grid", chunk, rows,
+                                                                              cols);
   for (int round = 0; round < 4; ++round) {
     const int slot = round % 2;
     Kokkos::parallel_for(
-        "fill", Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3>>(pool[0], {0, 0, 0}, {chunk, rows, cols}),
-        KOKKOS_LAMBDA(const int g, const int r, const int c) { grid(g, r, c) = round * 1000 + g * 100 + r * 10 + c; });
+        "fill",
+        Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3>>(pool[0], {0, 0, 0}, {chunk, rows, cols}),
+        KOKKOS_LAMBDA(const int g, const int r, const int c) {
+          grid(g, r, c) = round * 1000 + g * 100 + r * 10 + c;
+        });
     pool[0].fence();
     staging.copy_async(pool[1], slot, grid);
     const auto host = staging.wait(slot);
@@ -52,7 +56,11 @@ void staging_rejects_what_it_cannot_copy() {
   EXPECT_THROW((portasim::PinnedStaging<double, Exec>(0, 10)), portasim::Error);
 }
 
-TEST(TEST_CATEGORY, pinned_staging_copies_chunks) { staging_copies_chunks_asynchronously<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, pinned_staging_rejects_bad_copies) { staging_rejects_what_it_cannot_copy<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, pinned_staging_copies_chunks) {
+  staging_copies_chunks_asynchronously<TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, pinned_staging_rejects_bad_copies) {
+  staging_rejects_what_it_cannot_copy<TEST_EXECSPACE>();
+}
 
 }  // namespace test_pinned_staging

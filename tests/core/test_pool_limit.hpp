@@ -48,9 +48,9 @@ TEST(TEST_CATEGORY, pool_limit_parses_bytes_units_and_percentages) {
 }
 
 TEST(TEST_CATEGORY, pool_limit_rejects_bad_values_with_a_clear_message) {
-  for (const char* bad : {"", "abc", "-1", "+5", "0", "0%", "101%", "5 GiB", "5GiBs", "5XB", "1e9",
-                          "1.", ".5", "1.5", "4GiB ", " 4GiB", "50%%", "99999999999999999999999",
-                          "0.0000001KiB"}) {
+  for (const char* bad :
+       {"", "abc", "-1", "+5", "0", "0%", "101%", "5 GiB", "5GiBs", "5XB", "1e9", "1.", ".5", "1.5",
+        "4GiB ", " 4GiB", "50%%", "99999999999999999999999", "0.0000001KiB"}) {
     const std::string message = parse_error(bad);
     EXPECT_NE(message.find("PORTASIM_POOL_LIMIT '" + std::string(bad) + "'"), std::string::npos)
         << message;
@@ -69,7 +69,8 @@ TEST(TEST_CATEGORY, pool_limit_comes_from_the_environment) {
   setenv(portasim::pool_limit_variable, "3MiB", 1);
   EXPECT_EQ(Pool().limit_bytes(), 3u << 20);
   setenv(portasim::pool_limit_variable, "50%", 1);
-  const std::size_t physical = portasim::impl::MemorySpaceCapacity<Kokkos::HostSpace>::total_bytes();
+  const std::size_t physical =
+      portasim::impl::MemorySpaceCapacity<Kokkos::HostSpace>::total_bytes();
   EXPECT_GT(physical, 0u);
   EXPECT_EQ(Pool().limit_bytes(), physical / 2);
   setenv(portasim::pool_limit_variable, "lots", 1);
@@ -78,7 +79,8 @@ TEST(TEST_CATEGORY, pool_limit_comes_from_the_environment) {
     ADD_FAILURE() << "a pool was built with PORTASIM_POOL_LIMIT=lots";
   } catch (const portasim::Error& e) {
     EXPECT_EQ(e.kind(), portasim::ErrorKind::invalid_argument);
-    EXPECT_NE(std::string(e.what()).find("PORTASIM_POOL_LIMIT 'lots'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("PORTASIM_POOL_LIMIT 'lots'"), std::string::npos)
+        << e.what();
   }
   // An explicit limit does not read the variable.
   EXPECT_EQ(Pool(PoolLimit::bytes(4096)).limit_bytes(), 4096u);
@@ -92,7 +94,8 @@ TEST(TEST_CATEGORY, pool_size_classes_bound_the_slack) {
   EXPECT_EQ(pool_size_class(512), 512u);
   EXPECT_EQ(pool_size_class(513), 1024u);
   EXPECT_EQ(pool_size_class(std::size_t(1) << 20), std::size_t(1) << 20);
-  EXPECT_EQ(pool_size_class((std::size_t(1) << 20) + 1), (std::size_t(1) << 20) + (std::size_t(1) << 17));
+  EXPECT_EQ(pool_size_class((std::size_t(1) << 20) + 1),
+            (std::size_t(1) << 20) + (std::size_t(1) << 17));
   EXPECT_EQ(pool_size_class(3u << 20), 3u << 20);
   EXPECT_EQ(pool_size_class((3u << 20) + 1), (3u << 20) + (1u << 18));
   for (std::size_t bytes = 1; bytes < (std::size_t(1) << 34); bytes = bytes * 3 + 7) {

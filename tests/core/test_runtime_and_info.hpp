@@ -51,6 +51,8 @@ void compat_math_matches_std() {
   EXPECT_EQ(host(3), 1.0);
 }
 
-TEST(TEST_CATEGORY, compat_math_is_accurate_on_device) { compat_math_matches_std<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, compat_math_is_accurate_on_device) {
+  compat_math_matches_std<TEST_EXECSPACE>();
+}
 
 }  // namespace test_runtime_and_info

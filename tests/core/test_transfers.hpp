@@ -25,7 +25,9 @@ void pinned_copy_after_kernel_sees_its_result() {
   Kokkos::View<int*, typename Exec::memory_space> data("data", n);
   Kokkos::View<std::uint32_t*, typename Exec::memory_space> sink("sink", n);
   auto pinned = portasim::pinned_host_mirror(copier, data);
-  static_assert(std::is_same<typename decltype(pinned)::memory_space, portasim::PinnedHostSpace<Exec>>::value, "");
+  static_assert(
+      std::is_same<typename decltype(pinned)::memory_space, portasim::PinnedHostSpace<Exec>>::value,
+      "");
   EXPECT_EQ(pinned.extent(0), static_cast<std::size_t>(n));
   Kokkos::fence();
   for (int round = 1; round <= 3; ++round) {
@@ -45,7 +47,8 @@ void pageable_and_pinned_round_trips_agree() {
   portasim::InstancePool<Exec> instances(1);
   const Exec& exec = instances[0];
   const int rows = 300, cols = 7;
-  Kokkos::View<double**, Kokkos::LayoutRight, typename Exec::memory_space> device("device", rows, cols);
+  Kokkos::View<double**, Kokkos::LayoutRight, typename Exec::memory_space> device("device", rows,
+                                                                                  cols);
   auto pinned = portasim::make_pinned_host_view<double**, Exec>("pinned", rows, cols);
   Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> pageable("pageable", rows, cols);
   for (int i = 0; i < rows; ++i)
@@ -96,7 +99,9 @@ void mirrored_view_round_trip() {
   mirrored.sync_device(exec);
   EXPECT_FALSE(mirrored.need_sync_device());
   auto d = mirrored.device_view();
-  Kokkos::parallel_for("affine", Kokkos::RangePolicy<Exec>(exec, 0, n), KOKKOS_LAMBDA(const int i) { d(i) = 2 * d(i) + 1; });
+  Kokkos::parallel_for(
+      "affine", Kokkos::RangePolicy<Exec>(exec, 0, n),
+      KOKKOS_LAMBDA(const int i) { d(i) = 2 * d(i) + 1; });
   mirrored.modify_device();
   EXPECT_TRUE(mirrored.need_sync_host());
   mirrored.sync_host(exec);
@@ -131,10 +136,20 @@ void mirrored_view_refuses_modifications_on_both_sides() {
   EXPECT_NO_THROW(mirrored.modify_host());
 }
 
-TEST(TEST_CATEGORY, transfer_pinned_copy_waits_for_kernel) { pinned_copy_after_kernel_sees_its_result<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, transfer_pageable_and_pinned_round_trip) { pageable_and_pinned_round_trips_agree<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, transfer_rejects_mismatched_views) { copy_rejects_mismatched_views<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, mirrored_view_modify_sync_round_trip) { mirrored_view_round_trip<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, mirrored_view_both_modified_is_an_error) { mirrored_view_refuses_modifications_on_both_sides<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, transfer_pinned_copy_waits_for_kernel) {
+  pinned_copy_after_kernel_sees_its_result<TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, transfer_pageable_and_pinned_round_trip) {
+  pageable_and_pinned_round_trips_agree<TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, transfer_rejects_mismatched_views) {
+  copy_rejects_mismatched_views<TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, mirrored_view_modify_sync_round_trip) {
+  mirrored_view_round_trip<TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, mirrored_view_both_modified_is_an_error) {
+  mirrored_view_refuses_modifications_on_both_sides<TEST_EXECSPACE>();
+}
 
 }  // namespace test_transfers

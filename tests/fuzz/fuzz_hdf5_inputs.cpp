@@ -21,12 +21,20 @@ namespace {
 
 using namespace portasim;
 
-const char* const dataset_names[] = {
-    "/stimulus",          "/generations",           "/inputs/fiber_centers", "/inputs/endplate_z",
-    "/inputs/conduction_velocity", "/inputs/diameter", "/inputs/nerve_paths",  "/inputs/electrode_positions",
-    "/inputs",            "/other/stimulus",        "/stimulus/inner"};
-const char* const attribute_names[] = {"muscle_length_mm", "left_end_mm", "right_end_mm", "dt_s",
-                                       "fs_Hz",            "dz_mm",       "min_radial_dist_mm", "packed"};
+const char* const dataset_names[] = {"/stimulus",
+                                     "/generations",
+                                     "/inputs/fiber_centers",
+                                     "/inputs/endplate_z",
+                                     "/inputs/conduction_velocity",
+                                     "/inputs/diameter",
+                                     "/inputs/nerve_paths",
+                                     "/inputs/electrode_positions",
+                                     "/inputs",
+                                     "/other/stimulus",
+                                     "/stimulus/inner"};
+const char* const attribute_names[] = {
+    "muscle_length_mm",   "left_end_mm", "right_end_mm", "dt_s", "fs_Hz", "dz_mm",
+    "min_radial_dist_mm", "packed"};
 const char* const attribute_owners[] = {"/", "/inputs", "/generations", "/stimulus"};
 
 double interesting_real(fuzz::Bytes& in) {
@@ -45,8 +53,8 @@ double interesting_real(fuzz::Bytes& in) {
 }
 
 template <class T>
-void write_values(io::H5File& file, const std::string& name, const std::vector<std::size_t>& dims, std::size_t count,
-                  fuzz::Bytes& in) {
+void write_values(io::H5File& file, const std::string& name, const std::vector<std::size_t>& dims,
+                  std::size_t count, fuzz::Bytes& in) {
   std::vector<T> values(count);
   for (auto& v : values) {
     const double r = interesting_real(in);
@@ -55,8 +63,7 @@ void write_values(io::H5File& file, const std::string& name, const std::vector<s
                   r <= static_cast<double>(std::numeric_limits<T>::max())
               ? static_cast<T>(r)
               : T(2);
-    else
-      v = static_cast<T>(r);
+    else v = static_cast<T>(r);
   }
   file.write(name, values.data(), dims);
 }
@@ -92,9 +99,14 @@ void build_file(const std::string& path, fuzz::Bytes& in) {
     try {
       switch (in.in_range(0, 3)) {
         case 0: file.write_attribute(owner, name, interesting_real(in)); break;
-        case 1: file.write_attribute(owner, name, static_cast<std::int64_t>(in.in_range(-3, 3))); break;
+        case 1:
+          file.write_attribute(owner, name, static_cast<std::int64_t>(in.in_range(-3, 3)));
+          break;
         case 2: file.write_attribute(owner, name, std::string("text")); break;
-        default: file.write_attribute(owner, name, std::vector<double>{interesting_real(in), interesting_real(in)}); break;
+        default:
+          file.write_attribute(owner, name,
+                               std::vector<double>{interesting_real(in), interesting_real(in)});
+          break;
       }
     } catch (const Error&) {
     }
@@ -121,8 +133,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::size_t count = 1;
     for (auto extent : s.shape) count *= extent;
     PORTASIM_FUZZ_CHECK(count == s.values.size());
-    PORTASIM_FUZZ_CHECK(s.shape.size() == 1 || (s.shape.size() == 2 && static_cast<std::int64_t>(s.shape[1]) == neurons));
-    PORTASIM_FUZZ_CHECK(static_cast<std::int64_t>(s.shape[0]) == steps || static_cast<std::int64_t>(s.shape[0]) == steps + 1);
+    PORTASIM_FUZZ_CHECK(s.shape.size() == 1 ||
+                        (s.shape.size() == 2 && static_cast<std::int64_t>(s.shape[1]) == neurons));
+    PORTASIM_FUZZ_CHECK(static_cast<std::int64_t>(s.shape[0]) == steps ||
+                        static_cast<std::int64_t>(s.shape[0]) == steps + 1);
     for (float v : s.values) PORTASIM_FUZZ_CHECK(std::isfinite(v));
   } catch (const Error&) {
   }

@@ -49,7 +49,8 @@ class Bytes {
 // A scratch file per process (fuzzers may run in parallel), in TMPDIR or /tmp.
 inline std::string scratch_path(const char* suffix) {
   const char* folder = std::getenv("TMPDIR");
-  return std::string(folder && *folder ? folder : "/tmp") + "/portasim_fuzz_" + std::to_string(::getpid()) + suffix;
+  return std::string(folder && *folder ? folder : "/tmp") + "/portasim_fuzz_" +
+         std::to_string(::getpid()) + suffix;
 }
 
 inline void write_file(const std::string& path, const std::uint8_t* data, std::size_t size) {
@@ -60,12 +61,12 @@ inline void write_file(const std::string& path, const std::uint8_t* data, std::s
 }
 
 // A broken invariant of an accepted input: a crash, so that the fuzzer keeps the input.
-#define PORTASIM_FUZZ_CHECK(condition)                                                        \
-  do {                                                                                        \
-    if (!(condition)) {                                                                       \
+#define PORTASIM_FUZZ_CHECK(condition)                                                            \
+  do {                                                                                            \
+    if (!(condition)) {                                                                           \
       std::fprintf(stderr, "%s:%d: accepted input breaks: %s\n", __FILE__, __LINE__, #condition); \
-      std::abort();                                                                           \
-    }                                                                                         \
+      std::abort();                                                                               \
+    }                                                                                             \
   } while (0)
 
 }  // namespace portasim::fuzz

@@ -28,7 +28,8 @@ int main(int argc, char* argv[]) {
       std::fprintf(stderr, "cannot read %s\n", file.c_str());
       return 1;
     }
-    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
+                                  std::istreambuf_iterator<char>());
     LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
   }
   std::printf("[reliability] fuzz-replayed %zu\n", files.size());

@@ -13,8 +13,9 @@ namespace portasim::testing {
 // (they run the kernel synchronously, so its length does not matter for ordering).
 template <class ExecutionSpace>
 int busy_rounds(int gpu_rounds) {
-  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                                   typename ExecutionSpace::memory_space>::accessible;
+  constexpr bool host =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                 typename ExecutionSpace::memory_space>::accessible;
   return host ? (gpu_rounds / 100 > 0 ? gpu_rounds / 100 : 1) : gpu_rounds;
 }
 

@@ -62,7 +62,8 @@ void backend_agrees_with_serial(Integrator integrator, double noise_sd) {
   Config config = sweep_config();
   config.integrator = integrator;
   const auto stimulus = sweep_stimulus(noise_sd);
-  const auto reference = run_hh<Scalar, Kokkos::Serial>(config, StimulusOn<Scalar, Kokkos::Serial>::generate(stimulus));
+  const auto reference = run_hh<Scalar, Kokkos::Serial>(
+      config, StimulusOn<Scalar, Kokkos::Serial>::generate(stimulus));
   const auto result = run_hh<Scalar, Exec>(config, StimulusOn<Scalar, Exec>::generate(stimulus));
   const double tolerance = v_tolerance_mv<Scalar, Exec>();
   const double time_tolerance = spike_time_tolerance_ms<Scalar, Exec>();
@@ -77,12 +78,24 @@ void backend_agrees_with_serial(Integrator integrator, double noise_sd) {
   EXPECT_GT(spiking, 32) << "the sweep should make most neurons fire";
 }
 
-TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_rk4_float) { backend_agrees_with_serial<float, TEST_EXECSPACE>(Integrator::rk4, 0.0); }
-TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_rk4_double) { backend_agrees_with_serial<double, TEST_EXECSPACE>(Integrator::rk4, 0.0); }
-TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_noise_double) { backend_agrees_with_serial<double, TEST_EXECSPACE>(Integrator::rk4, 1.0); }
-TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_euler_double) { backend_agrees_with_serial<double, TEST_EXECSPACE>(Integrator::euler, 0.0); }
-TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_rush_larsen_double) { backend_agrees_with_serial<double, TEST_EXECSPACE>(Integrator::rush_larsen, 0.0); }
-TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_rk45_double) { backend_agrees_with_serial<double, TEST_EXECSPACE>(Integrator::rk45, 0.0); }
+TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_rk4_float) {
+  backend_agrees_with_serial<float, TEST_EXECSPACE>(Integrator::rk4, 0.0);
+}
+TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_rk4_double) {
+  backend_agrees_with_serial<double, TEST_EXECSPACE>(Integrator::rk4, 0.0);
+}
+TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_noise_double) {
+  backend_agrees_with_serial<double, TEST_EXECSPACE>(Integrator::rk4, 1.0);
+}
+TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_euler_double) {
+  backend_agrees_with_serial<double, TEST_EXECSPACE>(Integrator::euler, 0.0);
+}
+TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_rush_larsen_double) {
+  backend_agrees_with_serial<double, TEST_EXECSPACE>(Integrator::rush_larsen, 0.0);
+}
+TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_rk45_double) {
+  backend_agrees_with_serial<double, TEST_EXECSPACE>(Integrator::rk45, 0.0);
+}
 
 // float vs double: same spike counts on the standard sweep, spike times within 0.01 ms.
 template <class Exec>
@@ -93,7 +106,8 @@ void float_matches_double() {
   for (std::size_t k = 0; k < d.v.size(); ++k) {
     ASSERT_EQ(f.spike_count[k], d.spike_count[k]) << "neuron " << k;
     const auto a = f.spikes_of(k), b = d.spikes_of(k);
-    for (std::size_t j = 0; j < a.size(); ++j) EXPECT_NEAR(a[j], b[j], 0.01) << "neuron " << k << " spike " << j;
+    for (std::size_t j = 0; j < a.size(); ++j)
+      EXPECT_NEAR(a[j], b[j], 0.01) << "neuron " << k << " spike " << j;
   }
 }
 TEST(TEST_CATEGORY, hh_float_matches_double) { float_matches_double<TEST_EXECSPACE>(); }
@@ -111,13 +125,17 @@ void integrators_agree_at_small_dt() {
     config.integrator = other;
     const auto r = run_hh<double, Exec>(config, stimulus);
     for (std::size_t k = 0; k < rk4.v.size(); ++k) {
-      ASSERT_EQ(r.spike_count[k], rk4.spike_count[k]) << portasim::hh::to_string(other) << " neuron " << k;
+      ASSERT_EQ(r.spike_count[k], rk4.spike_count[k])
+          << portasim::hh::to_string(other) << " neuron " << k;
       const auto a = r.spikes_of(k), b = rk4.spikes_of(k);
-      for (std::size_t j = 0; j < a.size(); ++j) EXPECT_NEAR(a[j], b[j], 0.05) << portasim::hh::to_string(other);
+      for (std::size_t j = 0; j < a.size(); ++j)
+        EXPECT_NEAR(a[j], b[j], 0.05) << portasim::hh::to_string(other);
     }
   }
 }
-TEST(TEST_CATEGORY, hh_integrators_agree_at_small_dt) { integrators_agree_at_small_dt<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, hh_integrators_agree_at_small_dt) {
+  integrators_agree_at_small_dt<TEST_EXECSPACE>();
+}
 
 // RK45 on a coarse output grid (dt = 0.1 ms, where fixed-step RK4 drifts) stays close to a
 // fine RK4 reference: the substeps adapt inside each output step.
@@ -142,7 +160,9 @@ void rk45_adapts_on_a_coarse_grid() {
     EXPECT_NEAR(adaptive.v[k], reference.v[k], 1e-3) << "neuron " << k;
   }
 }
-TEST(TEST_CATEGORY, hh_rk45_adapts_on_a_coarse_grid) { rk45_adapts_on_a_coarse_grid<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, hh_rk45_adapts_on_a_coarse_grid) {
+  rk45_adapts_on_a_coarse_grid<TEST_EXECSPACE>();
+}
 
 // Stimulus forms that describe the same current give the same result.
 template <class Exec>
@@ -158,15 +178,19 @@ void stimulus_forms_agree() {
   std::vector<double> shared(static_cast<std::size_t>(steps) + 1, 0.0);
   for (std::int64_t i = 500; i <= steps; ++i) shared[static_cast<std::size_t>(i)] = 8.0;
   const auto from_shared = run_hh<double, Exec>(
-      config, S::shared_trace(portasim::testing::device_trace<double, typename Exec::memory_space>(shared)));
+      config, S::shared_trace(
+                  portasim::testing::device_trace<double, typename Exec::memory_space>(shared)));
   shared.pop_back();  // n_steps samples are accepted too
   const auto from_shorter = run_hh<double, Exec>(
-      config, S::shared_trace(portasim::testing::device_trace<double, typename Exec::memory_space>(shared)));
+      config, S::shared_trace(
+                  portasim::testing::device_trace<double, typename Exec::memory_space>(shared)));
 
-  Kokkos::View<double**, Kokkos::LayoutRight, typename Exec::memory_space> traces("traces", steps, config.neurons);
-  Kokkos::parallel_for("fill", Kokkos::RangePolicy<Exec>(0, steps), KOKKOS_LAMBDA(const int i) {
-    for (int k = 0; k < 4; ++k) traces(i, k) = i >= 500 ? 8.0 : 0.0;
-  });
+  Kokkos::View<double**, Kokkos::LayoutRight, typename Exec::memory_space> traces("traces", steps,
+                                                                                  config.neurons);
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<Exec>(0, steps), KOKKOS_LAMBDA(const int i) {
+        for (int k = 0; k < 4; ++k) traces(i, k) = i >= 500 ? 8.0 : 0.0;
+      });
   const auto from_traces = run_hh<double, Exec>(config, S::per_neuron_trace(traces));
   for (std::size_t k = 0; k < 4; ++k) {
     EXPECT_EQ(from_shared.v[k], generated.v[k]);
@@ -178,7 +202,8 @@ void stimulus_forms_agree() {
   EXPECT_EQ(silent.spike_count[0], 0);
 
   std::vector<double> wrong_length(10, 0.0);
-  const auto wrong = S::shared_trace(portasim::testing::device_trace<double, typename Exec::memory_space>(wrong_length));
+  const auto wrong = S::shared_trace(
+      portasim::testing::device_trace<double, typename Exec::memory_space>(wrong_length));
   EXPECT_THROW((run_hh<double, Exec>(config, wrong)), portasim::Error);
 }
 TEST(TEST_CATEGORY, hh_stimulus_forms_agree) { stimulus_forms_agree<TEST_EXECSPACE>(); }
@@ -199,7 +224,9 @@ void ramp_equals_its_trace() {
   std::vector<double> trace(static_cast<std::size_t>(steps), 0.0);
   for (std::int64_t i = 200; i < steps; ++i)
     trace[static_cast<std::size_t>(i)] = 1.0 + 0.5 * config.dt_ms * static_cast<double>(i - 200);
-  const auto traced = run_hh<double, Exec>(config, S::shared_trace(portasim::testing::device_trace<double, typename Exec::memory_space>(trace)));
+  const auto traced = run_hh<double, Exec>(
+      config,
+      S::shared_trace(portasim::testing::device_trace<double, typename Exec::memory_space>(trace)));
   EXPECT_NEAR(generated.v[0], traced.v[0], 1e-9);
   EXPECT_EQ(generated.spike_count[0], traced.spike_count[0]);
   EXPECT_GT(generated.spike_count[0], 0) << "a ramp to 20 uA/cm^2 fires";
@@ -293,7 +320,8 @@ void traces_are_consistent() {
   ASSERT_EQ(thinned.samples, steps / 7 + 1);
   for (std::int64_t j = 0; j < thinned.samples; ++j)
     for (std::size_t k = 0; k < neurons; ++k)
-      ASSERT_EQ(thinned.v[static_cast<std::size_t>(j) * neurons + k], all.v[static_cast<std::size_t>(j * 7) * neurons + k]);
+      ASSERT_EQ(thinned.v[static_cast<std::size_t>(j) * neurons + k],
+                all.v[static_cast<std::size_t>(j * 7) * neurons + k]);
 
   // Spikes are the upward 0 mV crossings of the every-step trace, interpolated linearly.
   for (std::size_t k = 0; k < neurons; ++k) {
@@ -301,15 +329,20 @@ void traces_are_consistent() {
     for (std::int64_t i = 0; i < steps; ++i) {
       const double before = all.v[static_cast<std::size_t>(i) * neurons + k];
       const double after = all.v[static_cast<std::size_t>(i + 1) * neurons + k];
-      if (before < 0.0 && after >= 0.0) expected.push_back((i + (0.0 - before) / (after - before)) * config.dt_ms);
+      if (before < 0.0 && after >= 0.0)
+        expected.push_back((i + (0.0 - before) / (after - before)) * config.dt_ms);
     }
     const auto got = final_state.spikes_of(k);
     ASSERT_EQ(got.size(), expected.size()) << "neuron " << k;
     for (std::size_t j = 0; j < got.size(); ++j) EXPECT_NEAR(got[j], expected[j], 1e-9);
   }
 }
-TEST(TEST_CATEGORY, hh_traces_are_consistent_float) { traces_are_consistent<float, TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, hh_traces_are_consistent_double) { traces_are_consistent<double, TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, hh_traces_are_consistent_float) {
+  traces_are_consistent<float, TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, hh_traces_are_consistent_double) {
+  traces_are_consistent<double, TEST_EXECSPACE>();
+}
 
 // Statistics, capacity overflow, and n_steps = round(T/dt).
 template <class Exec>
@@ -336,7 +369,9 @@ void spike_statistics_and_capacity() {
   config.dt_ms = 0.01;
   EXPECT_EQ((run_hh<double, Exec>(config).steps), 2);
 }
-TEST(TEST_CATEGORY, hh_spike_statistics_and_capacity) { spike_statistics_and_capacity<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, hh_spike_statistics_and_capacity) {
+  spike_statistics_and_capacity<TEST_EXECSPACE>();
+}
 
 template <class Exec>
 void bad_configs_are_rejected() {

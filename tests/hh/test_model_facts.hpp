@@ -13,13 +13,16 @@ using portasim::testing::dc;
 using portasim::testing::run_hh;
 
 template <class Scalar, class Exec>
-portasim::testing::HostHHResult<Scalar> run_dc(double amplitude, double t_ms, portasim::hh::TraceSink<Scalar>* sink = nullptr) {
+portasim::testing::HostHHResult<Scalar> run_dc(double amplitude, double t_ms,
+                                               portasim::hh::TraceSink<Scalar>* sink = nullptr) {
   portasim::hh::Config config;
   config.neurons = 1;
   config.t_ms = t_ms;
   config.dt_ms = 0.01;
   if (sink) config.trace = portasim::hh::Trace::v;
-  return run_hh<Scalar, Exec>(config, portasim::hh::Stimulus<Scalar, typename Exec::memory_space>::generate(dc(amplitude)), sink);
+  return run_hh<Scalar, Exec>(
+      config, portasim::hh::Stimulus<Scalar, typename Exec::memory_space>::generate(dc(amplitude)),
+      sink);
 }
 
 template <class Scalar, class Exec>
@@ -61,13 +64,29 @@ void action_potential_peaks_near_plus_40() {
   EXPECT_NEAR(peak, 40.0, 5.0);
 }
 
-TEST(TEST_CATEGORY, hh_fact_resting_potential_float) { resting_potential_is_minus_64_996<float, TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, hh_fact_resting_potential_double) { resting_potential_is_minus_64_996<double, TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, hh_fact_single_spike_threshold_float) { single_spike_threshold_near_2_24<float, TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, hh_fact_single_spike_threshold_double) { single_spike_threshold_near_2_24<double, TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, hh_fact_repetitive_firing_onset_float) { repetitive_firing_onset_near_6_26<float, TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, hh_fact_repetitive_firing_onset_double) { repetitive_firing_onset_near_6_26<double, TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, hh_fact_action_potential_peak_float) { action_potential_peaks_near_plus_40<float, TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, hh_fact_action_potential_peak_double) { action_potential_peaks_near_plus_40<double, TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, hh_fact_resting_potential_float) {
+  resting_potential_is_minus_64_996<float, TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, hh_fact_resting_potential_double) {
+  resting_potential_is_minus_64_996<double, TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, hh_fact_single_spike_threshold_float) {
+  single_spike_threshold_near_2_24<float, TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, hh_fact_single_spike_threshold_double) {
+  single_spike_threshold_near_2_24<double, TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, hh_fact_repetitive_firing_onset_float) {
+  repetitive_firing_onset_near_6_26<float, TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, hh_fact_repetitive_firing_onset_double) {
+  repetitive_firing_onset_near_6_26<double, TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, hh_fact_action_potential_peak_float) {
+  action_potential_peaks_near_plus_40<float, TEST_EXECSPACE>();
+}
+TEST(TEST_CATEGORY, hh_fact_action_potential_peak_double) {
+  action_potential_peaks_near_plus_40<double, TEST_EXECSPACE>();
+}
 
 }  // namespace test_hh_model_facts

@@ -15,14 +15,19 @@ inline long double reference_inverse_exprel(long double u) {
   if (std::fabs(u) < 1e-6L) return 1.0L + u / 2.0L + u * u / 12.0L;
   return u / -std::expm1(-u);
 }
-inline long double reference_alpha_m(long double v) { return reference_inverse_exprel((v + 40.0L) / 10.0L); }
-inline long double reference_alpha_n(long double v) { return 0.1L * reference_inverse_exprel((v + 55.0L) / 10.0L); }
+inline long double reference_alpha_m(long double v) {
+  return reference_inverse_exprel((v + 40.0L) / 10.0L);
+}
+inline long double reference_alpha_n(long double v) {
+  return 0.1L * reference_inverse_exprel((v + 55.0L) / 10.0L);
+}
 
 // Voltages at and around the singular points, down to single ulps of float.
 inline std::vector<double> probe_voltages() {
   std::vector<double> v;
   for (double centre : {-40.0, -55.0}) {
-    for (double offset : {0.0, 1e-7, -1e-7, 1e-6, -1e-6, 1e-5, -1e-5, 1e-4, -1e-4, 1e-3, -1e-3, 0.01, -0.01, 0.5, -0.5, 3.0, -3.0})
+    for (double offset : {0.0, 1e-7, -1e-7, 1e-6, -1e-6, 1e-5, -1e-5, 1e-4, -1e-4, 1e-3, -1e-3,
+                          0.01, -0.01, 0.5, -0.5, 3.0, -3.0})
       v.push_back(centre + offset);
     float f = static_cast<float>(centre);
     for (int i = 0; i < 4; ++i) {
@@ -43,7 +48,8 @@ template <class Exec, class Scalar>
 void rates_are_finite_and_accurate(double tolerance) {
   const auto voltages = probe_voltages();
   const std::size_t count = voltages.size();
-  Kokkos::View<Scalar*, typename Exec::memory_space> v("v", count), am("am", count), an("an", count);
+  Kokkos::View<Scalar*, typename Exec::memory_space> v("v", count), am("am", count),
+      an("an", count);
   Kokkos::View<int*, typename Exec::memory_space> finite("finite", count);
   Kokkos::View<Scalar* [4], typename Exec::memory_space> others("others", count);
   auto v_host = Kokkos::create_mirror_view(v);
@@ -70,10 +76,13 @@ void rates_are_finite_and_accurate(double tolerance) {
     const long double vi = static_cast<long double>(v_host(i));  // the voltage actually used
     ASSERT_TRUE(finite_host(i)) << "V = " << vi;
     const long double ref_m = reference_alpha_m(vi), ref_n = reference_alpha_n(vi);
-    EXPECT_LE(std::fabs((am_host(i) - ref_m) / ref_m), tolerance) << "alpha_m at V = " << static_cast<double>(vi);
-    EXPECT_LE(std::fabs((an_host(i) - ref_n) / ref_n), tolerance) << "alpha_n at V = " << static_cast<double>(vi);
+    EXPECT_LE(std::fabs((am_host(i) - ref_m) / ref_m), tolerance)
+        << "alpha_m at V = " << static_cast<double>(vi);
+    EXPECT_LE(std::fabs((an_host(i) - ref_n) / ref_n), tolerance)
+        << "alpha_n at V = " << static_cast<double>(vi);
     for (int j = 0; j < 4; ++j)  // the other rates: shared exponentials vs one each
-      EXPECT_NEAR(others_host(i, j), 1.0, tolerance) << "rate " << j << " at V = " << static_cast<double>(vi);
+      EXPECT_NEAR(others_host(i, j), 1.0, tolerance)
+          << "rate " << j << " at V = " << static_cast<double>(vi);
   }
 }
 
@@ -85,7 +94,11 @@ TEST(TEST_CATEGORY, hh_rates_exact_limits_at_singular_voltages) {
 }
 
 // Relative error: a few ulps of each precision (float ~1e-7 per the spec).
-TEST(TEST_CATEGORY, hh_rates_accurate_near_singularities_float) { rates_are_finite_and_accurate<TEST_EXECSPACE, float>(6e-7); }
-TEST(TEST_CATEGORY, hh_rates_accurate_near_singularities_double) { rates_are_finite_and_accurate<TEST_EXECSPACE, double>(1e-14); }
+TEST(TEST_CATEGORY, hh_rates_accurate_near_singularities_float) {
+  rates_are_finite_and_accurate<TEST_EXECSPACE, float>(6e-7);
+}
+TEST(TEST_CATEGORY, hh_rates_accurate_near_singularities_double) {
+  rates_are_finite_and_accurate<TEST_EXECSPACE, double>(1e-14);
+}
 
 }  // namespace test_hh_rates

@@ -33,7 +33,8 @@ void slices_equal_whole() {
   g.step_on_ms = 2;
   g.noise_sd = 1.5;
   g.seed = 11;
-  const auto whole = hh::simulate<double>(exec, config, hh::Stimulus<double, memory_space>::generate(g));
+  const auto whole =
+      hh::simulate<double>(exec, config, hh::Stimulus<double, memory_space>::generate(g));
   const auto v = host<double>(whole.v), n = host<double>(whole.n);
   const auto count = host<std::int32_t>(whole.spike_count);
   std::int64_t fired = 0;
@@ -47,7 +48,8 @@ void slices_equal_whole() {
       hh::GeneratedStimulus s = g;
       s.first_neuron = b.begin;
       s.total_neurons = config.neurons;
-      const auto part = hh::simulate<double>(exec, local, hh::Stimulus<double, memory_space>::generate(s));
+      const auto part =
+          hh::simulate<double>(exec, local, hh::Stimulus<double, memory_space>::generate(s));
       const auto pv = host<double>(part.v), pn = host<double>(part.n);
       const auto pc = host<std::int32_t>(part.spike_count);
       for (std::int64_t k = 0; k < b.size(); ++k) {
@@ -64,9 +66,12 @@ void slices_equal_whole() {
   hh::GeneratedStimulus s = g;
   s.first_neuron = 10;
   s.total_neurons = config.neurons;
-  EXPECT_THROW(hh::simulate<double>(exec, local, hh::Stimulus<double, memory_space>::generate(s)), portasim::Error);
+  EXPECT_THROW(hh::simulate<double>(exec, local, hh::Stimulus<double, memory_space>::generate(s)),
+               portasim::Error);
 }
 
 }  // namespace hh_slice_test
 
-TEST(TEST_CATEGORY, hh_population_slices_equal_the_whole_run) { hh_slice_test::slices_equal_whole<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, hh_population_slices_equal_the_whole_run) {
+  hh_slice_test::slices_equal_whole<TEST_EXECSPACE>();
+}

@@ -32,17 +32,20 @@ inline life::HostGrid reference_step(const life::HostGrid& g, life::Boundary bou
           }
           n += g.at(yy, xx);
         }
-      next.cells[static_cast<std::size_t>(y * g.width + x)] = (n == 3 || (g.at(y, x) && n == 2)) ? 1 : 0;
+      next.cells[static_cast<std::size_t>(y * g.width + x)] =
+          (n == 3 || (g.at(y, x) && n == 2)) ? 1 : 0;
     }
   return next;
 }
 
-inline life::HostGrid random_host_grid(std::int64_t height, std::int64_t width, double density, std::uint64_t seed) {
+inline life::HostGrid random_host_grid(std::int64_t height, std::int64_t width, double density,
+                                       std::uint64_t seed) {
   life::HostGrid g;
   g.height = height;
   g.width = width;
   g.cells.resize(static_cast<std::size_t>(height * width));
-  for (std::size_t i = 0; i < g.cells.size(); ++i) g.cells[i] = counter_uniform(seed, 0, i) < density;
+  for (std::size_t i = 0; i < g.cells.size(); ++i)
+    g.cells[i] = counter_uniform(seed, 0, i) < density;
   return g;
 }
 
@@ -70,7 +73,8 @@ life::HostGrid to_host_grid(const View& grid) {
 // Runs `generations` steps of an engine on the device and returns the final grid; with
 // `parts`, every generation is stepped one row range after the other.
 template <class Exec>
-life::HostGrid run_engine(const life::HostGrid& start, life::Engine engine, life::Boundary boundary, int generations,
+life::HostGrid run_engine(const life::HostGrid& start, life::Engine engine, life::Boundary boundary,
+                          int generations,
                           const std::vector<life::RowRange>& parts = {life::RowRange{}}) {
   using memory = typename Exec::memory_space;
   Exec exec;
@@ -84,7 +88,8 @@ life::HostGrid run_engine(const life::HostGrid& start, life::Engine engine, life
     exec.fence();
     return to_host_grid(a);
   }
-  life::WordGrid<memory> wa("wa", start.height, start.width / 64), wb("wb", start.height, start.width / 64);
+  life::WordGrid<memory> wa("wa", start.height, start.width / 64),
+      wb("wb", start.height, start.width / 64);
   life::pack_bits(exec, a, wa);
   for (int g = 0; g < generations; ++g) {
     for (const auto& rows : parts) life::step_bits(exec, boundary, wa, wb, rows);
@@ -111,7 +116,8 @@ class ChunksInMemory : public life::ChunkSink {
         cells.assign(g, g + grid_bytes);
       } else {
         for (std::int64_t b = 0; b < grid_bytes; ++b)
-          for (int bit = 0; bit < 8; ++bit) cells.push_back((g[b] >> bit) & 1u);  // bitorder 'little'
+          for (int bit = 0; bit < 8; ++bit)
+            cells.push_back((g[b] >> bit) & 1u);  // bitorder 'little'
       }
       grids.push_back(cells);
     }

@@ -12,8 +12,9 @@ using portasim::life::HostGrid;
 using portasim::testing::ChunksInMemory;
 
 template <class Exec>
-portasim::life::RunStats run_to_memory(const Config& config, const HostGrid& start, ChunksInMemory& sink,
-                                       std::int64_t start_generation = 0, HostGrid* final_grid = nullptr) {
+portasim::life::RunStats run_to_memory(const Config& config, const HostGrid& start,
+                                       ChunksInMemory& sink, std::int64_t start_generation = 0,
+                                       HostGrid* final_grid = nullptr) {
   using memory = typename Exec::memory_space;
   const auto initial = portasim::testing::to_device<memory>(start);
   portasim::life::ByteGrid<memory> last("last", config.height, config.width);
@@ -52,8 +53,12 @@ void chunks_equal_direct_run(Engine engine) {
   EXPECT_EQ(stats.final_population, population);
   EXPECT_EQ(stats.chunks, 3);
 }
-TEST(TEST_CATEGORY, life_chunks_equal_direct_run_bytes) { chunks_equal_direct_run<TEST_EXECSPACE>(Engine::bytes); }
-TEST(TEST_CATEGORY, life_chunks_equal_direct_run_bits) { chunks_equal_direct_run<TEST_EXECSPACE>(Engine::bits); }
+TEST(TEST_CATEGORY, life_chunks_equal_direct_run_bytes) {
+  chunks_equal_direct_run<TEST_EXECSPACE>(Engine::bytes);
+}
+TEST(TEST_CATEGORY, life_chunks_equal_direct_run_bits) {
+  chunks_equal_direct_run<TEST_EXECSPACE>(Engine::bits);
+}
 
 // Every k-th generation, packed or not, from either engine: the same grids.
 template <class Exec>
@@ -77,11 +82,14 @@ void every_and_packed_outputs_agree() {
       ASSERT_EQ(thinned.grids.size(), 11u);  // 0, 3, ..., 30
       for (std::size_t i = 0; i < thinned.grids.size(); ++i) {
         EXPECT_EQ(thinned.generations[i], static_cast<std::int64_t>(3 * i));
-        EXPECT_EQ(thinned.grids[i], all.grids[3 * i]) << "engine " << portasim::life::to_string(engine) << " packed " << packed;
+        EXPECT_EQ(thinned.grids[i], all.grids[3 * i])
+            << "engine " << portasim::life::to_string(engine) << " packed " << packed;
       }
     }
 }
-TEST(TEST_CATEGORY, life_every_and_packed_outputs_agree) { every_and_packed_outputs_agree<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, life_every_and_packed_outputs_agree) {
+  every_and_packed_outputs_agree<TEST_EXECSPACE>();
+}
 
 // A run resumed from the last complete chunk equals the uninterrupted run.
 template <class Exec>
@@ -100,10 +108,13 @@ void resume_equals_uninterrupted() {
   const auto stats = run_to_memory<Exec>(config, at30, resumed, 30);
   EXPECT_EQ(resumed.firsts, (std::vector<std::int64_t>{31, 41}));
   ASSERT_EQ(resumed.grids.size(), 17u);
-  for (std::size_t i = 0; i < resumed.grids.size(); ++i) EXPECT_EQ(resumed.grids[i], whole.grids[31 + i]);
+  for (std::size_t i = 0; i < resumed.grids.size(); ++i)
+    EXPECT_EQ(resumed.grids[i], whole.grids[31 + i]);
   EXPECT_EQ(stats.first_generation, 30);
 }
-TEST(TEST_CATEGORY, life_resume_equals_uninterrupted) { resume_equals_uninterrupted<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, life_resume_equals_uninterrupted) {
+  resume_equals_uninterrupted<TEST_EXECSPACE>();
+}
 
 // Backends and engines agree byte for byte after many generations, with the random
 // initial grid generated on each backend.
@@ -119,7 +130,8 @@ void backends_and_engines_agree() {
     using memory = typename space::memory_space;
     Config c = config;
     c.engine = engine;
-    portasim::life::ByteGrid<memory> initial("initial", c.height, c.width), last("last", c.height, c.width);
+    portasim::life::ByteGrid<memory> initial("initial", c.height, c.width),
+        last("last", c.height, c.width);
     portasim::life::fill_random(exec, initial, 0.3, 2024);
     portasim::life::run(exec, c, initial, 0, nullptr, &last);
     return portasim::testing::to_host_grid(last);
@@ -127,17 +139,22 @@ void backends_and_engines_agree() {
   const HostGrid reference = final_of(Kokkos::Serial(), Engine::bytes);
   EXPECT_EQ(final_of(Exec(), Engine::bytes).cells, reference.cells);
   EXPECT_EQ(final_of(Exec(), Engine::bits).cells, reference.cells);
-  HostGrid host_reference = portasim::testing::random_host_grid(config.height, config.width, 0.3, 2024);
-  for (int g = 0; g < 200; ++g) host_reference = portasim::testing::reference_step(host_reference, Boundary::torus);
+  HostGrid host_reference =
+      portasim::testing::random_host_grid(config.height, config.width, 0.3, 2024);
+  for (int g = 0; g < 200; ++g)
+    host_reference = portasim::testing::reference_step(host_reference, Boundary::torus);
   EXPECT_EQ(reference.cells, host_reference.cells);
 }
-TEST(TEST_CATEGORY, life_backends_and_engines_agree) { backends_and_engines_agree<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, life_backends_and_engines_agree) {
+  backends_and_engines_agree<TEST_EXECSPACE>();
+}
 
 // The R-pentomino reaches population 116 at generation 1103 and stays there, on a torus
 // large enough (512 x 512) that its escaping gliders do not collide.
 template <class Exec>
 void r_pentomino_stabilises_at_116() {
-  const HostGrid r = portasim::life::parse_rle("x = 3, y = 3, rule = B3/S23\nb2o$2ob$bo!", "R-pentomino");
+  const HostGrid r =
+      portasim::life::parse_rle("x = 3, y = 3, rule = B3/S23\nb2o$2ob$bo!", "R-pentomino");
   const HostGrid start = portasim::life::place(r, 512, 512, 255, 255);
   for (Engine engine : {Engine::bits, Engine::bytes}) {
     Config config;
@@ -151,15 +168,19 @@ void r_pentomino_stabilises_at_116() {
     };
     EXPECT_NE(population_at(1102), 116) << "not yet at 1102";
     EXPECT_EQ(population_at(1103), 116) << portasim::life::to_string(engine);
-    EXPECT_EQ(population_at(1110), 116) << "stable after 1103: " << portasim::life::to_string(engine);
+    EXPECT_EQ(population_at(1110), 116)
+        << "stable after 1103: " << portasim::life::to_string(engine);
   }
 }
-TEST(TEST_CATEGORY, life_r_pentomino_stabilises_at_116) { r_pentomino_stabilises_at_116<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, life_r_pentomino_stabilises_at_116) {
+  r_pentomino_stabilises_at_116<TEST_EXECSPACE>();
+}
 
 template <class Exec>
 void bad_configs_are_rejected() {
   using memory = typename Exec::memory_space;
-  const auto grid = portasim::testing::to_device<memory>(portasim::testing::random_host_grid(8, 100, 0.5, 1));
+  const auto grid =
+      portasim::testing::to_device<memory>(portasim::testing::random_host_grid(8, 100, 0.5, 1));
   auto rejects = [&](auto change) {
     Config c;
     c.height = 8;

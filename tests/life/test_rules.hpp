@@ -22,11 +22,13 @@ inline HostGrid from_rows(const std::vector<std::string>& rows) {
 
 template <class Exec>
 void engines_match_reference_on_every_shape() {
-  const std::pair<std::int64_t, std::int64_t> shapes[] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}, {2, 3}, {3, 3}, {1, 8}, {2, 8},
-                                                          {5, 7}, {8, 8}, {16, 24}, {17, 19}, {3, 64}, {1, 64}, {40, 128}};
+  const std::pair<std::int64_t, std::int64_t> shapes[] = {
+      {1, 1}, {1, 2}, {2, 1},   {2, 2},   {2, 3},  {3, 3},  {1, 8},   {2, 8},
+      {5, 7}, {8, 8}, {16, 24}, {17, 19}, {3, 64}, {1, 64}, {40, 128}};
   for (Boundary boundary : {Boundary::torus, Boundary::dead})
     for (const auto& [h, w] : shapes) {
-      const HostGrid start = portasim::testing::random_host_grid(h, w, 0.4, static_cast<std::uint64_t>(h * 1000 + w));
+      const HostGrid start =
+          portasim::testing::random_host_grid(h, w, 0.4, static_cast<std::uint64_t>(h * 1000 + w));
       HostGrid expected = start;
       for (int g = 0; g < 12; ++g) expected = reference_step(expected, boundary);
       EXPECT_EQ(run_engine<Exec>(start, Engine::bytes, boundary, 12).cells, expected.cells)
@@ -36,21 +38,25 @@ void engines_match_reference_on_every_shape() {
             << "bits " << h << " x " << w << " " << portasim::life::to_string(boundary);
     }
 }
-TEST(TEST_CATEGORY, life_engines_match_reference_on_every_shape) { engines_match_reference_on_every_shape<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, life_engines_match_reference_on_every_shape) {
+  engines_match_reference_on_every_shape<TEST_EXECSPACE>();
+}
 
 // A generation stepped in row ranges (as the distributed run does around its halo exchange)
 // equals one stepped whole, for ranges that split strips of 8 rows anywhere.
 template <class Exec>
 void engines_step_in_row_ranges() {
   using portasim::life::RowRange;
-  const std::pair<std::int64_t, std::int64_t> shapes[] = {{17, 19}, {16, 24}, {21, 128}, {9, 64}, {3, 64}};
+  const std::pair<std::int64_t, std::int64_t> shapes[] = {
+      {17, 19}, {16, 24}, {21, 128}, {9, 64}, {3, 64}};
   for (Boundary boundary : {Boundary::torus, Boundary::dead})
     for (const auto& [h, w] : shapes) {
-      const HostGrid start = portasim::testing::random_host_grid(h, w, 0.4, static_cast<std::uint64_t>(h * 7919 + w));
+      const HostGrid start =
+          portasim::testing::random_host_grid(h, w, 0.4, static_cast<std::uint64_t>(h * 7919 + w));
       HostGrid expected = start;
       for (int g = 0; g < 9; ++g) expected = reference_step(expected, boundary);
-      const std::vector<RowRange> parts = {RowRange{2, h - 1}, RowRange{0, 1}, RowRange{1, 2}, RowRange{h - 1, h},
-                                           RowRange{h, h}};
+      const std::vector<RowRange> parts = {RowRange{2, h - 1}, RowRange{0, 1}, RowRange{1, 2},
+                                           RowRange{h - 1, h}, RowRange{h, h}};
       EXPECT_EQ(run_engine<Exec>(start, Engine::bytes, boundary, 9, parts).cells, expected.cells)
           << "bytes " << h << " x " << w << " " << portasim::life::to_string(boundary);
       if (w % 64 == 0)
@@ -60,7 +66,8 @@ void engines_step_in_row_ranges() {
   // Rows outside the range are left alone.
   using memory = typename Exec::memory_space;
   Exec exec;
-  const auto in = portasim::testing::to_device<memory>(portasim::testing::random_host_grid(20, 64, 0.4, 5));
+  const auto in =
+      portasim::testing::to_device<memory>(portasim::testing::random_host_grid(20, 64, 0.4, 5));
   portasim::life::ByteGrid<memory> out("out", 20, 64);
   portasim::life::WordGrid<memory> words_in("words_in", 20, 1), words_out("words_out", 20, 1);
   Kokkos::deep_copy(out, std::uint8_t(7));
@@ -79,30 +86,40 @@ void engines_step_in_row_ranges() {
     EXPECT_EQ(words_host(y, 0) == ~std::uint64_t(0) - 1, !inside) << "bits row " << y;
   }
   const HostGrid grid = portasim::testing::random_host_grid(4, 64, 0.4, 3);
-  EXPECT_THROW(run_engine<Exec>(grid, Engine::bytes, Boundary::torus, 1, {RowRange{0, 5}}), std::exception);
-  EXPECT_THROW(run_engine<Exec>(grid, Engine::bits, Boundary::torus, 1, {RowRange{3, 2}}), std::exception);
+  EXPECT_THROW(run_engine<Exec>(grid, Engine::bytes, Boundary::torus, 1, {RowRange{0, 5}}),
+               std::exception);
+  EXPECT_THROW(run_engine<Exec>(grid, Engine::bits, Boundary::torus, 1, {RowRange{3, 2}}),
+               std::exception);
 }
-TEST(TEST_CATEGORY, life_engines_step_in_row_ranges) { engines_step_in_row_ranges<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, life_engines_step_in_row_ranges) {
+  engines_step_in_row_ranges<TEST_EXECSPACE>();
+}
 
 template <class Exec>
 void classic_patterns() {
   for (Engine engine : {Engine::bytes, Engine::bits}) {
     auto pad = [](std::vector<std::string> rows) {  // into an 8 x 64 field at (2, 2)
       std::vector<std::string> field(8, std::string(64, '.'));
-      for (std::size_t r = 0; r < rows.size(); ++r) field[r + 2].replace(2, rows[r].size(), rows[r]);
+      for (std::size_t r = 0; r < rows.size(); ++r)
+        field[r + 2].replace(2, rows[r].size(), rows[r]);
       return from_rows(field);
     };
     const HostGrid block = pad({"oo", "oo"});
-    EXPECT_EQ(run_engine<Exec>(block, engine, Boundary::torus, 5).cells, block.cells) << "block is still";
+    EXPECT_EQ(run_engine<Exec>(block, engine, Boundary::torus, 5).cells, block.cells)
+        << "block is still";
     const HostGrid beehive = pad({".oo.", "o..o", ".oo."});
-    EXPECT_EQ(run_engine<Exec>(beehive, engine, Boundary::dead, 5).cells, beehive.cells) << "beehive is still";
+    EXPECT_EQ(run_engine<Exec>(beehive, engine, Boundary::dead, 5).cells, beehive.cells)
+        << "beehive is still";
     const HostGrid blinker = pad({"ooo"});
     HostGrid shifted = pad({});  // the vertical phase: column 3, rows 1..3
     for (int r = -1; r <= 1; ++r) shifted.cells[static_cast<std::size_t>((2 + r) * 64 + 3)] = 1;
-    EXPECT_EQ(run_engine<Exec>(blinker, engine, Boundary::torus, 1).cells, shifted.cells) << "blinker phase 2";
-    EXPECT_EQ(run_engine<Exec>(blinker, engine, Boundary::torus, 2).cells, blinker.cells) << "blinker period 2";
+    EXPECT_EQ(run_engine<Exec>(blinker, engine, Boundary::torus, 1).cells, shifted.cells)
+        << "blinker phase 2";
+    EXPECT_EQ(run_engine<Exec>(blinker, engine, Boundary::torus, 2).cells, blinker.cells)
+        << "blinker period 2";
     const HostGrid lonely = pad({"o"});
-    EXPECT_EQ(run_engine<Exec>(lonely, engine, Boundary::torus, 1).cells, pad({}).cells) << "a lone cell dies";
+    EXPECT_EQ(run_engine<Exec>(lonely, engine, Boundary::torus, 1).cells, pad({}).cells)
+        << "a lone cell dies";
     const HostGrid crowded = pad({"ooo", "ooo", "ooo"});  // centre has 8 neighbours: dies
     EXPECT_EQ(run_engine<Exec>(crowded, engine, Boundary::dead, 1).at(3, 3), 0);
     const HostGrid birth = pad({"o.o", "...", ".o."});  // (3,3) has exactly 3 neighbours: born
@@ -124,10 +141,14 @@ void glider_translates_and_wraps() {
     const HostGrid after4 = run_engine<Exec>(glider, engine, Boundary::torus, 4);
     for (std::int64_t y = 0; y < 64; ++y)
       for (std::int64_t x = 0; x < 64; ++x)
-        ASSERT_EQ(after4.at((y + 1) % 64, (x + 1) % 64), glider.at(y, x)) << portasim::life::to_string(engine);
-    EXPECT_EQ(run_engine<Exec>(glider, engine, Boundary::torus, 256).cells, glider.cells) << "wrap-around";
+        ASSERT_EQ(after4.at((y + 1) % 64, (x + 1) % 64), glider.at(y, x))
+            << portasim::life::to_string(engine);
+    EXPECT_EQ(run_engine<Exec>(glider, engine, Boundary::torus, 256).cells, glider.cells)
+        << "wrap-around";
   }
 }
-TEST(TEST_CATEGORY, life_glider_translates_and_wraps) { glider_translates_and_wraps<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, life_glider_translates_and_wraps) {
+  glider_translates_and_wraps<TEST_EXECSPACE>();
+}
 
 }  // namespace test_life_rules

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "portasim/core/hdf5_file.hpp"
 #include <cstdlib>
+#include "portasim/core/hdf5_file.hpp"
 
 #include "portasim/sfap/compute.hpp"
 #include "portasim/sfap/hdf5_io.hpp"
@@ -32,25 +32,29 @@ namespace sfap_test {
 // benchmark-size file.
 inline std::string reference_path(const std::string& name) {
   const char* override_dir = std::getenv("PORTASIM_SFAP_REFERENCE_DIR");
-  for (const std::string dir : {std::string(override_dir ? override_dir : ""), std::string(PORTASIM_SFAP_REFERENCE_DIR),
-                                std::string(PORTASIM_SFAP_LARGE_REFERENCE_DIR)})
+  for (const std::string dir :
+       {std::string(override_dir ? override_dir : ""), std::string(PORTASIM_SFAP_REFERENCE_DIR),
+        std::string(PORTASIM_SFAP_LARGE_REFERENCE_DIR)})
     if (!dir.empty() && std::filesystem::exists(dir + "/" + name)) return dir + "/" + name;
   return std::string(PORTASIM_SFAP_REFERENCE_DIR) + "/" + name;
 }
-inline bool have_reference(const std::string& name) { return std::filesystem::exists(reference_path(name)); }
+inline bool have_reference(const std::string& name) {
+  return std::filesystem::exists(reference_path(name));
+}
 
 // The small reference files are part of the repository (tests/data/sfap): a missing one is a
 // broken checkout or a wrong PORTASIM_SFAP_REFERENCE_DIR, and fails the test.
-#define SFAP_REQUIRE_REFERENCE(NAME)                                                          \
-  if (!sfap_test::have_reference(NAME))                                                       \
-  GTEST_FAIL() << "SFAP reference file " << sfap_test::reference_path(NAME)                    \
+#define SFAP_REQUIRE_REFERENCE(NAME)                                        \
+  if (!sfap_test::have_reference(NAME))                                     \
+  GTEST_FAIL() << "SFAP reference file " << sfap_test::reference_path(NAME) \
                << " is missing (tests/data/sfap, or PORTASIM_SFAP_REFERENCE_DIR)"
 
 // The benchmark-size file (9 MB) stays out of the repository: without it the test is skipped,
 // saying where it looked.
-#define SFAP_REQUIRE_LARGE_REFERENCE(NAME)                                                    \
-  if (!sfap_test::have_reference(NAME))                                                       \
-  GTEST_SKIP() << "SFAP reference file " << (NAME) << " is in neither PORTASIM_SFAP_REFERENCE_DIR nor " \
+#define SFAP_REQUIRE_LARGE_REFERENCE(NAME)                          \
+  if (!sfap_test::have_reference(NAME))                             \
+  GTEST_SKIP() << "SFAP reference file " << (NAME)                  \
+               << " is in neither PORTASIM_SFAP_REFERENCE_DIR nor " \
                << PORTASIM_SFAP_LARGE_REFERENCE_DIR
 
 // ||a - b|| / ||b|| (absolute error when ||b|| = 0).
@@ -75,18 +79,22 @@ std::vector<typename View::non_const_value_type> to_vector(const View& v) {
 }
 
 template <class Exec>
-Kokkos::View<const double*, typename Exec::memory_space> device_vector(const std::vector<double>& v) {
+Kokkos::View<const double*, typename Exec::memory_space> device_vector(
+    const std::vector<double>& v) {
   Kokkos::View<double*, typename Exec::memory_space> d("test_vector", v.size());
-  Kokkos::deep_copy(d, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
+  Kokkos::deep_copy(d, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                           v.data(), v.size()));
   return d;
 }
 
 template <class Exec>
-Kokkos::View<const double**, Kokkos::LayoutRight, typename Exec::memory_space> device_matrix(const std::vector<double>& v,
-                                                                                            std::size_t n, std::size_t m) {
+Kokkos::View<const double**, Kokkos::LayoutRight, typename Exec::memory_space> device_matrix(
+    const std::vector<double>& v, std::size_t n, std::size_t m) {
   Kokkos::View<double**, Kokkos::LayoutRight, typename Exec::memory_space> d("test_matrix", n, m);
-  Kokkos::deep_copy(d, Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                           v.data(), n, m));
+  Kokkos::deep_copy(
+      d,
+      Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+          v.data(), n, m));
   return d;
 }
 

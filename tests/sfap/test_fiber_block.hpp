@@ -11,7 +11,8 @@ namespace ps = portasim::sfap;
 template <class Exec>
 void blocks_equal_whole() {
   SFAP_REQUIRE_REFERENCE("r1_20f_4e_dz0p1.h5");
-  const auto file = portasim::io::H5File::open_read(sfap_test::reference_path("r1_20f_4e_dz0p1.h5"));
+  const auto file =
+      portasim::io::H5File::open_read(sfap_test::reference_path("r1_20f_4e_dz0p1.h5"));
   const ps::HostInputs host = ps::read_inputs(file);
   const ps::Options options = ps::options_from(host, ps::Options{});
   Exec exec;
@@ -33,21 +34,27 @@ void blocks_equal_whole() {
     for (std::int64_t j = 0; j < nt; ++j)
       for (std::int64_t e = 0; e < ne; ++e)
         for (std::int64_t f = 0; f < nb; ++f) {
-          ASSERT_EQ(block.sfaps_pre_shift(j, e, f), whole.sfaps_pre_shift(j, e, begin + f)) << j << " " << e << " " << f;
-          ASSERT_EQ(block.sfaps_post_shift(j, e, f), whole.sfaps_post_shift(j, e, begin + f)) << j << " " << e << " " << f;
-          muap[static_cast<std::size_t>(j * ne + e)] += block.sfaps_post_shift(j, e, f);  // fiber order
+          ASSERT_EQ(block.sfaps_pre_shift(j, e, f), whole.sfaps_pre_shift(j, e, begin + f))
+              << j << " " << e << " " << f;
+          ASSERT_EQ(block.sfaps_post_shift(j, e, f), whole.sfaps_post_shift(j, e, begin + f))
+              << j << " " << e << " " << f;
+          muap[static_cast<std::size_t>(j * ne + e)] +=
+              block.sfaps_post_shift(j, e, f);  // fiber order
         }
     for (std::int64_t f = 0; f < nb; ++f) {
       EXPECT_EQ(block.n_z(f), whole.n_z(begin + f));
       EXPECT_EQ(block.delays_s(f), whole.delays_s(begin + f));
-      for (std::int64_t e = 0; e < ne; ++e) EXPECT_EQ(block.r_used(e, f), whole.r_used(e, begin + f));
+      for (std::int64_t e = 0; e < ne; ++e)
+        EXPECT_EQ(block.r_used(e, f), whole.r_used(e, begin + f));
     }
   }
-  for (std::int64_t i = 0; i < nt * ne; ++i) ASSERT_EQ(muap[static_cast<std::size_t>(i)], whole.muap.data()[i]) << i;
+  for (std::int64_t i = 0; i < nt * ne; ++i)
+    ASSERT_EQ(muap[static_cast<std::size_t>(i)], whole.muap.data()[i]) << i;
   // The single-rank ordered reduction is the same sum.
-  const auto single = portasim::distributed::ordered_muap(portasim::mpi::Communicator::world(),
-                                                          whole.sfaps_post_shift.data(), nt, ne, nf);
-  for (std::int64_t i = 0; i < nt * ne; ++i) ASSERT_EQ(single[static_cast<std::size_t>(i)], whole.muap.data()[i]) << i;
+  const auto single = portasim::distributed::ordered_muap(
+      portasim::mpi::Communicator::world(), whole.sfaps_post_shift.data(), nt, ne, nf);
+  for (std::int64_t i = 0; i < nt * ne; ++i)
+    ASSERT_EQ(single[static_cast<std::size_t>(i)], whole.muap.data()[i]) << i;
   // A block outside the unit is refused.
   ps::Options bad = options;
   bad.first_fiber = 15;
@@ -57,4 +64,6 @@ void blocks_equal_whole() {
 
 }  // namespace sfap_block_test
 
-TEST(TEST_CATEGORY, sfap_fiber_blocks_equal_the_whole_unit) { sfap_block_test::blocks_equal_whole<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, sfap_fiber_blocks_equal_the_whole_unit) {
+  sfap_block_test::blocks_equal_whole<TEST_EXECSPACE>();
+}

@@ -45,7 +45,8 @@ void current_density_matches(const std::string& group) {
   fiber.v = file.read_attribute<double>(g, "v");
   fiber.d = file.read_attribute<double>(g, "d");
   std::int64_t shift = 0;
-  const auto cd = ps::current_density(Exec(), device_vector<Exec>(t), device_vector<Exec>(z), fiber, ps::Options{}, &shift);
+  const auto cd = ps::current_density(Exec(), device_vector<Exec>(t), device_vector<Exec>(z), fiber,
+                                      ps::Options{}, &shift);
   ASSERT_EQ(cd.extent(0), shape[0]);
   ASSERT_EQ(cd.extent(1), shape[1]);
   EXPECT_EQ(shift, file.read_attribute<std::int64_t>(g, "mirror_shift"));
@@ -56,7 +57,8 @@ void current_density_matches(const std::string& group) {
     const double right = fiber.zi + fiber.L1, left = fiber.zi - fiber.L2;
     const auto zg = to_vector(ps::z_grid(Exec(), fiber.zi, left, right, dz));
     ASSERT_EQ(zg.size(), z.size());
-    for (std::size_t k = 0; k < z.size(); ++k) ASSERT_EQ(zg[k], z[k]) << "z[" << k << "] of " << group;
+    for (std::size_t k = 0; k < z.size(); ++k)
+      ASSERT_EQ(zg[k], z[k]) << "z[" << k << "] of " << group;
   }
 }
 
@@ -70,8 +72,8 @@ void elementary_response_and_chain_match() {
   ps::Options o;
   o.sigma_r = file.read_attribute<double>(g, "sigma_r") / 1000;
   o.sigma_z = file.read_attribute<double>(g, "sigma_z") / 1000;
-  const auto h = to_vector(ps::elementary_response(Exec(), device_vector<Exec>(z), r.at(0),
-                                                   file.read_attribute<double>(g, "z_electrode"), o));
+  const auto h = to_vector(ps::elementary_response(
+      Exec(), device_vector<Exec>(z), r.at(0), file.read_attribute<double>(g, "z_electrode"), o));
   EXPECT_LE(relative_frobenius(h, h_ref), gate);
   // chain: (cd.T @ h)[:, 0]
   const std::string c = "/get_current_density";
@@ -79,8 +81,8 @@ void elementary_response_and_chain_match() {
                         file.read_attribute<double>(c, "L2"), file.read_attribute<double>(c, "v"),
                         file.read_attribute<double>(c, "d")};
   const auto t = file.read<double>(c + "/t");
-  const auto cd = to_vector(ps::current_density(Exec(), device_vector<Exec>(t), device_vector<Exec>(file.read<double>(c + "/z")),
-                                                fiber, o));
+  const auto cd = to_vector(ps::current_density(
+      Exec(), device_vector<Exec>(t), device_vector<Exec>(file.read<double>(c + "/z")), fiber, o));
   const auto sfap_ref = file.read<double>("/chain/sfap");
   std::vector<double> sfap(t.size(), 0.0);
   for (std::size_t j = 0; j < t.size(); ++j)
@@ -92,11 +94,12 @@ template <class Exec>
 void shift_padding_matches() {
   const auto file = portasim::io::H5File::open_read(reference_path(unit_file));
   const auto vec = file.read<double>("/shift_padding/vec");
-  const std::vector<std::pair<const char*, int>> cases{{"m5", -5}, {"p0", 0}, {"p5", 5}, {"p20", 20},
-                                                       {"m100", -100}, {"p100", 100}, {"p150", 150}};
+  const std::vector<std::pair<const char*, int>> cases{
+      {"m5", -5}, {"p0", 0}, {"p5", 5}, {"p20", 20}, {"m100", -100}, {"p100", 100}, {"p150", 150}};
   for (const auto& [name, sh] : cases) {
     const auto ref = file.read<double>(std::string("/shift_padding/out_sh") + name);
-    const auto out = to_vector(ps::shift_padding(Exec(), device_matrix<Exec>(vec, vec.size(), 1), sh));
+    const auto out =
+        to_vector(ps::shift_padding(Exec(), device_matrix<Exec>(vec, vec.size(), 1), sh));
     EXPECT_EQ(out, ref) << "shift " << sh;
   }
   const auto mat = file.read<double>("/shift_padding/mat");
@@ -115,7 +118,8 @@ void hr_shift_template_matches() {
   for (const char* parity : {"even", "odd"}) {
     const auto x = file.read<double>(std::string("/hr_shift_template/x_") + parity);
     for (const auto& [name, delay] : delays) {
-      const auto ref = file.read<double>(std::string("/hr_shift_template/out_") + parity + "_delay_" + name);
+      const auto ref =
+          file.read<double>(std::string("/hr_shift_template/out_") + parity + "_delay_" + name);
       const auto y = to_vector(ps::hr_shift_template(Exec(), device_vector<Exec>(x), delay));
       EXPECT_LE(relative_frobenius(y, ref), gate) << parity << " delay " << delay;
     }
@@ -145,7 +149,8 @@ inline double numpy_pairwise(const double* a, std::int64_t n) {
 
 // NumPy facts checked without the reference files.
 inline void numpy_semantics() {
-  // arange lengths: len(np.arange(0, 0.3, 0.1)) == 3, len(np.arange(1, 0.7, -0.1)) == 3 (0.7 - 1 = -0.30000000000000004)
+  // arange lengths: len(np.arange(0, 0.3, 0.1)) == 3, len(np.arange(1, 0.7, -0.1)) == 3 (0.7 - 1 =
+  // -0.30000000000000004)
   EXPECT_EQ(ps::arange_length(0.0, 0.3, 0.1), 3);
   EXPECT_EQ(ps::arange_length(1.0, 0.7, -0.1), 4);
   EXPECT_EQ(ps::arange_length(0.0, -1.0, 0.1), 0);
@@ -166,7 +171,8 @@ inline void numpy_semantics() {
     const double* p;
     KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i) const { return p[i]; }
   };
-  // r[0] = 1 + 2^-53 (rounds to 1), r[1..7] = 2*2^-53 each; sum = ((1 + 2^-52) + ...) = 1 + 7*2^-52 rounded
+  // r[0] = 1 + 2^-53 (rounds to 1), r[1..7] = 2*2^-53 each; sum = ((1 + 2^-52) + ...) = 1 + 7*2^-52
+  // rounded
   const double expected = ((v[0] + v[8]) + (v[1] + v[9])) + ((v[2] + v[10]) + (v[3] + v[11])) +
                           (((v[4] + v[12]) + (v[5] + v[13])) + ((v[6] + v[14]) + (v[7] + v[15])));
   EXPECT_EQ(ps::pairwise_sum(Vals{v.data()}, 16), expected);
@@ -176,7 +182,8 @@ inline void numpy_semantics() {
   // Longer sums against a literal transcription of NumPy's recursive pairwise_sum_DOUBLE.
   for (std::int64_t n : {7, 8, 100, 128, 129, 300, 601, 1000, 6001, 60001}) {
     std::vector<double> w(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) w[i] = 0.1 + 1e-3 * std::sin(0.37 * static_cast<double>(i)) + std::ldexp(1.0, -40) * (i % 7);
+    for (std::int64_t i = 0; i < n; ++i)
+      w[i] = 0.1 + 1e-3 * std::sin(0.37 * static_cast<double>(i)) + std::ldexp(1.0, -40) * (i % 7);
     EXPECT_EQ(ps::pairwise_sum(Vals{w.data()}, n), numpy_pairwise(w.data(), n)) << "n = " << n;
   }
 }

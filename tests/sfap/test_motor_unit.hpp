@@ -17,7 +17,8 @@ namespace test_motor_unit {
 
 using portasim::sfap::MotorUnitSpec;
 
-inline double mean_of(const std::vector<double>& v, std::size_t stride = 1, std::size_t offset = 0) {
+inline double mean_of(const std::vector<double>& v, std::size_t stride = 1,
+                      std::size_t offset = 0) {
   double sum = 0;
   std::size_t n = 0;
   for (std::size_t i = offset; i < v.size(); i += stride, ++n) sum += v[i];
@@ -124,7 +125,8 @@ TEST(TEST_CATEGORY, sfap_motor_unit_refuses_bad_parameters) {
   refused([](MotorUnitSpec& s) { s.dz_mm = 0; }, "dz");
   refused([](MotorUnitSpec& s) { s.territory_radius_mm = -1; }, "territory radius");
   // A window that holds almost none of the distribution is refused, not looped on.
-  refused([](MotorUnitSpec& s) { s.muscle_length_mm = 1, s.endplate_sd_mm = 1e9; }, "end-plate position");
+  refused([](MotorUnitSpec& s) { s.muscle_length_mm = 1, s.endplate_sd_mm = 1e9; },
+          "end-plate position");
 }
 
 }  // namespace test_motor_unit

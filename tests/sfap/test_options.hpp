@@ -41,7 +41,9 @@ inline ps::HostInputs small_unit() {
   return h;
 }
 
-inline double rel(const std::vector<double>& a, const std::vector<double>& b) { return relative_frobenius(a, b); }
+inline double rel(const std::vector<double>& a, const std::vector<double>& b) {
+  return relative_frobenius(a, b);
+}
 
 template <class Exec>
 std::vector<double> sfaps(const ps::HostInputs& h, const ps::Options& o) {
@@ -65,7 +67,8 @@ void corrected_weighted_is_dz_independent() {
   o.dz_mm = 0.025;
   const auto c = sfaps<Exec>(h, o);
   const double e1 = rel(a, c), e2 = rel(b, c);
-  std::cout << "[ dz ] corrected + weighted: |S(0.1) - S(0.025)| = " << e1 << ", |S(0.05) - S(0.025)| = " << e2 << "\n";
+  std::cout << "[ dz ] corrected + weighted: |S(0.1) - S(0.025)| = " << e1
+            << ", |S(0.05) - S(0.025)| = " << e2 << "\n";
   EXPECT_LT(e1, 0.1);
   EXPECT_LT(e2, 0.05);
   EXPECT_LT(e2, e1);
@@ -115,7 +118,9 @@ void corrected_source_is_mirror_symmetric() {
   EXPECT_LE(max_asym, 1e-12 * max_abs);
 }
 
-TEST(TEST_CATEGORY, sfap_corrected_source_is_mirror_symmetric) { corrected_source_is_mirror_symmetric<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, sfap_corrected_source_is_mirror_symmetric) {
+  corrected_source_is_mirror_symmetric<TEST_EXECSPACE>();
+}
 
 // dz weighting is exactly the factor dz_hat on MyoGen's raw SFAPs.
 template <class Exec>
@@ -133,7 +138,9 @@ void weighting_is_a_factor() {
         ASSERT_EQ(w.sfaps_pre_shift(j, e, f), raw.sfaps_pre_shift(j, e, f) * raw.dz_hat(f));
 }
 
-TEST(TEST_CATEGORY, sfap_dz_weighting_is_the_dz_hat_factor) { weighting_is_a_factor<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, sfap_dz_weighting_is_the_dz_hat_factor) {
+  weighting_is_a_factor<TEST_EXECSPACE>();
+}
 
 // Jitter: off by default; seeded, reproducible, changes the MUAP but not the SFAPs, and keeps
 // the MUAP's energy roughly (a shift of a few samples at most).

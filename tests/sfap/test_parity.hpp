@@ -34,25 +34,31 @@ void parity(const std::string& name, bool delays) {
   const auto file = portasim::io::H5File::open_read(reference_path(name));
   std::vector<std::size_t> shape;
   const auto pre_ref = file.read<double>("/outputs/sfaps_pre_shift", &shape);
-  ASSERT_EQ(shape, (std::vector<std::size_t>{static_cast<std::size_t>(r.nt), static_cast<std::size_t>(r.n_electrodes),
+  ASSERT_EQ(shape, (std::vector<std::size_t>{static_cast<std::size_t>(r.nt),
+                                             static_cast<std::size_t>(r.n_electrodes),
                                              static_cast<std::size_t>(r.n_fibers)}));
   const auto t_ref = file.read<double>("/outputs/t");
   const double err_t = relative_frobenius(r.t.data(), t_ref.data(), t_ref.size());
-  const double err_pre = relative_frobenius(r.sfaps_pre_shift.data(), pre_ref.data(), pre_ref.size());
+  const double err_pre =
+      relative_frobenius(r.sfaps_pre_shift.data(), pre_ref.data(), pre_ref.size());
   EXPECT_LE(err_t, gate);
   EXPECT_LE(err_pre, gate);
-  std::cout << "[ parity ] " << name << " on " << Exec::name() << ": t " << err_t << ", sfaps_pre_shift " << err_pre;
+  std::cout << "[ parity ] " << name << " on " << Exec::name() << ": t " << err_t
+            << ", sfaps_pre_shift " << err_pre;
   if (delays) {
     const auto post_ref = file.read<double>("/outputs/sfaps_post_shift");
     const auto muap_ref = file.read<double>("/outputs/muap");
     const auto delays_ref = file.read<double>("/outputs/mnap_delays");
-    const double err_post = relative_frobenius(r.sfaps_post_shift.data(), post_ref.data(), post_ref.size());
+    const double err_post =
+        relative_frobenius(r.sfaps_post_shift.data(), post_ref.data(), post_ref.size());
     const double err_muap = relative_frobenius(r.muap.data(), muap_ref.data(), muap_ref.size());
-    const double err_delays = relative_frobenius(r.delays_s.data(), delays_ref.data(), delays_ref.size());
+    const double err_delays =
+        relative_frobenius(r.delays_s.data(), delays_ref.data(), delays_ref.size());
     EXPECT_LE(err_post, gate);
     EXPECT_LE(err_muap, gate);
     EXPECT_LE(err_delays, gate);
-    std::cout << ", sfaps_post_shift " << err_post << ", muap " << err_muap << ", mnap_delays " << err_delays;
+    std::cout << ", sfaps_post_shift " << err_post << ", muap " << err_muap << ", mnap_delays "
+              << err_delays;
   }
   std::cout << "\n";
   // diagnostics
@@ -68,7 +74,8 @@ void parity(const std::string& name, bool delays) {
   const auto r_raw = file.read<double>("/diagnostics/r_raw");
   EXPECT_LE(relative_frobenius(r.r_used.data(), r_used.data(), r_used.size()), gate);
   EXPECT_LE(relative_frobenius(r.r_raw.data(), r_raw.data(), r_raw.size()), gate);
-  EXPECT_DOUBLE_EQ(r.min_radial_dist_mm, file.read_attribute<double>("/inputs", "min_radial_dist_mm"));
+  EXPECT_DOUBLE_EQ(r.min_radial_dist_mm,
+                   file.read_attribute<double>("/inputs", "min_radial_dist_mm"));
 }
 
 TEST(TEST_CATEGORY, sfap_parity_r1_20f_4e) {
@@ -118,7 +125,8 @@ void batching_is_invisible() {
   const auto batched = ps::to_host(ps::compute(exec, inputs, o));
   for (std::size_t i = 0; i < whole.sfaps_pre_shift.span(); ++i)
     ASSERT_EQ(whole.sfaps_pre_shift.data()[i], batched.sfaps_pre_shift.data()[i]);
-  for (std::size_t i = 0; i < whole.muap.span(); ++i) ASSERT_EQ(whole.muap.data()[i], batched.muap.data()[i]);
+  for (std::size_t i = 0; i < whole.muap.span(); ++i)
+    ASSERT_EQ(whole.muap.data()[i], batched.muap.data()[i]);
 }
 
 TEST(TEST_CATEGORY, sfap_fiber_batches_do_not_change_results) {

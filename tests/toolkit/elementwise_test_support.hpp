@@ -20,14 +20,17 @@ std::vector<double> to_host(const View& view) {
   if constexpr (View::rank == 0) {
     values.push_back(static_cast<double>(mirror()));
   } else if constexpr (View::rank == 1) {
-    for (std::size_t i = 0; i < mirror.extent(0); ++i) values.push_back(static_cast<double>(mirror(i)));
+    for (std::size_t i = 0; i < mirror.extent(0); ++i)
+      values.push_back(static_cast<double>(mirror(i)));
   } else if constexpr (View::rank == 2) {
     for (std::size_t i = 0; i < mirror.extent(0); ++i)
-      for (std::size_t j = 0; j < mirror.extent(1); ++j) values.push_back(static_cast<double>(mirror(i, j)));
+      for (std::size_t j = 0; j < mirror.extent(1); ++j)
+        values.push_back(static_cast<double>(mirror(i, j)));
   } else {
     for (std::size_t i = 0; i < mirror.extent(0); ++i)
       for (std::size_t j = 0; j < mirror.extent(1); ++j)
-        for (std::size_t k = 0; k < mirror.extent(2); ++k) values.push_back(static_cast<double>(mirror(i, j, k)));
+        for (std::size_t k = 0; k < mirror.extent(2); ++k)
+          values.push_back(static_cast<double>(mirror(i, j, k)));
   }
   return values;
 }
@@ -43,11 +46,13 @@ void fill(const View& view, F value) {
     for (std::size_t i = 0; i < mirror.extent(0); ++i) mirror(i) = static_cast<T>(value(i, 0, 0));
   } else if constexpr (View::rank == 2) {
     for (std::size_t i = 0; i < mirror.extent(0); ++i)
-      for (std::size_t j = 0; j < mirror.extent(1); ++j) mirror(i, j) = static_cast<T>(value(i, j, 0));
+      for (std::size_t j = 0; j < mirror.extent(1); ++j)
+        mirror(i, j) = static_cast<T>(value(i, j, 0));
   } else {
     for (std::size_t i = 0; i < mirror.extent(0); ++i)
       for (std::size_t j = 0; j < mirror.extent(1); ++j)
-        for (std::size_t k = 0; k < mirror.extent(2); ++k) mirror(i, j, k) = static_cast<T>(value(i, j, k));
+        for (std::size_t k = 0; k < mirror.extent(2); ++k)
+          mirror(i, j, k) = static_cast<T>(value(i, j, k));
   }
   Kokkos::deep_copy(view, mirror);
 }
@@ -59,7 +64,8 @@ std::vector<double> fill_random(const View& view, double low, double high, unsig
   std::uniform_real_distribution<double> uniform(low, high);
   using T = typename View::non_const_value_type;
   // The values as stored (rounded to T), so host references see exactly the device inputs.
-  fill(view, [&](std::size_t, std::size_t, std::size_t) { return static_cast<T>(uniform(engine)); });
+  fill(view,
+       [&](std::size_t, std::size_t, std::size_t) { return static_cast<T>(uniform(engine)); });
   return to_host(view);
 }
 

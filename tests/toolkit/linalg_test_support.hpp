@@ -18,7 +18,8 @@ struct HostMatrix {
   int rows = 0, cols = 0;
   std::vector<double> v;
   HostMatrix() = default;
-  HostMatrix(int r, int c, double fill = 0.0) : rows(r), cols(c), v(static_cast<std::size_t>(r) * c, fill) {}
+  HostMatrix(int r, int c, double fill = 0.0)
+      : rows(r), cols(c), v(static_cast<std::size_t>(r) * c, fill) {}
   double& operator()(int i, int j) { return v[static_cast<std::size_t>(i) * cols + j]; }
   double operator()(int i, int j) const { return v[static_cast<std::size_t>(i) * cols + j]; }
 };
@@ -73,7 +74,8 @@ inline HostMatrix random_orthogonal(int n, unsigned seed) {
 
 // Device view of the given type and layout holding `a`.
 template <class Scalar, class Layout, class MemorySpace>
-Kokkos::View<Scalar**, Layout, MemorySpace> to_device(const HostMatrix& a, const std::string& label) {
+Kokkos::View<Scalar**, Layout, MemorySpace> to_device(const HostMatrix& a,
+                                                      const std::string& label) {
   Kokkos::View<Scalar**, Layout, MemorySpace> d(label, a.rows, a.cols);
   auto h = Kokkos::create_mirror_view(d);
   for (int i = 0; i < a.rows; ++i)

@@ -48,7 +48,8 @@ void seed_examples_match_long_double() {
   auto hy = to_host(y);
   for (std::size_t i = 0; i < n; ++i) {
     const long double d = static_cast<long double>(ha[i]) - hb[i];
-    ASSERT_NEAR(hy[i], static_cast<double>(d * d), 4 * eps * static_cast<double>(d * d) + 1e-300) << i;
+    ASSERT_NEAR(hy[i], static_cast<double>(d * d), 4 * eps * static_cast<double>(d * d) + 1e-300)
+        << i;
   }
   // y = x1 * x2 + B, B a scalar (contracting to an FMA changes the last bit: tolerance)
   const T B = T(2.5);
@@ -66,8 +67,9 @@ template <class Exec, class T>
 void softplus_is_stable_for_large_arguments() {
   using Mem = typename Exec::memory_space;
   portasim::InstancePool<Exec> pool(1);
-  const std::vector<double> xs = {-1e4, -1000, -200, -100, -88, -40, -20, -5, -1, -1e-3, -1e-20, 0,
-                                  1e-20, 1e-3, 1, 5, 20, 40, 88, 89, 100, 200, 1000, 1e4, 3e38};
+  const std::vector<double> xs = {-1e4,  -1000,  -200, -100,  -88,  -40, -20, -5, -1,
+                                  -1e-3, -1e-20, 0,    1e-20, 1e-3, 1,   5,   20, 40,
+                                  88,    89,     100,  200,   1000, 1e4, 3e38};
   // The naive log(1 + e^x) overflows at these sizes in this precision: the test data reach
   // the region where stability matters.
   EXPECT_TRUE(std::isinf(std::log(T(1) + std::exp(T(1000)))));
@@ -82,7 +84,8 @@ void softplus_is_stable_for_large_arguments() {
   for (std::size_t i = 0; i < xs.size(); ++i) {
     const long double ref = softplus_reference<T>(hx[i]);
     EXPECT_TRUE(std::isfinite(hy[i])) << "x = " << hx[i];
-    EXPECT_NEAR(hy[i], static_cast<double>(ref), 4 * eps * static_cast<double>(ref) + tiny) << "x = " << hx[i];
+    EXPECT_NEAR(hy[i], static_cast<double>(ref), 4 * eps * static_cast<double>(ref) + tiny)
+        << "x = " << hx[i];
   }
 }
 
@@ -132,7 +135,8 @@ void broadcasting_over_ranks() {
   h = to_host(right);
   for (std::size_t i = 0; i < 3; ++i)
     for (std::size_t j = 0; j < 2; ++j)
-      for (std::size_t k = 0; k < 5; ++k) EXPECT_EQ(h[(i * 2 + j) * 5 + k], 1000.0 * j - (100.0 * i + k));
+      for (std::size_t k = 0; k < 5; ++k)
+        EXPECT_EQ(h[(i * 2 + j) * 5 + k], 1000.0 * j - (100.0 * i + k));
 }
 
 template <class Exec>
@@ -178,19 +182,31 @@ void lambda_bodies() {
   fill(b, [](std::size_t j, std::size_t, std::size_t) { return static_cast<double>(j % 3); });
   const float w = 3.0f;
   tk::elementwise(
-      pool[0], KOKKOS_LAMBDA(const float x, const int k) { return w * x - static_cast<float>(k); }, y, a, b);
+      pool[0], KOKKOS_LAMBDA(const float x, const int k) { return w * x - static_cast<float>(k); },
+      y, a, b);
   pool[0].fence();
   const auto h = to_host(y);
   for (std::size_t i = 0; i < 5; ++i)
-    for (std::size_t j = 0; j < 7; ++j) EXPECT_EQ(h[i * 7 + j], 3.0 * (0.5 * i + j) - double(j % 3));
+    for (std::size_t j = 0; j < 7; ++j)
+      EXPECT_EQ(h[i * 7 + j], 3.0 * (0.5 * i + j) - double(j % 3));
 }
 
 TEST(TEST_CATEGORY, elementwise_lambda_body) { lambda_bodies<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, elementwise_seed_examples_float) { seed_examples_match_long_double<TEST_EXECSPACE, float>(); }
-TEST(TEST_CATEGORY, elementwise_seed_examples_double) { seed_examples_match_long_double<TEST_EXECSPACE, double>(); }
-TEST(TEST_CATEGORY, elementwise_softplus_stable_float) { softplus_is_stable_for_large_arguments<TEST_EXECSPACE, float>(); }
-TEST(TEST_CATEGORY, elementwise_softplus_stable_double) { softplus_is_stable_for_large_arguments<TEST_EXECSPACE, double>(); }
+TEST(TEST_CATEGORY, elementwise_seed_examples_float) {
+  seed_examples_match_long_double<TEST_EXECSPACE, float>();
+}
+TEST(TEST_CATEGORY, elementwise_seed_examples_double) {
+  seed_examples_match_long_double<TEST_EXECSPACE, double>();
+}
+TEST(TEST_CATEGORY, elementwise_softplus_stable_float) {
+  softplus_is_stable_for_large_arguments<TEST_EXECSPACE, float>();
+}
+TEST(TEST_CATEGORY, elementwise_softplus_stable_double) {
+  softplus_is_stable_for_large_arguments<TEST_EXECSPACE, double>();
+}
 TEST(TEST_CATEGORY, elementwise_broadcasting) { broadcasting_over_ranks<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, elementwise_bad_shapes) { bad_shapes_are_refused_and_leave_the_output_alone<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, elementwise_bad_shapes) {
+  bad_shapes_are_refused_and_leave_the_output_alone<TEST_EXECSPACE>();
+}
 
 }  // namespace test_elementwise

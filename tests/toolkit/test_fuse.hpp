@@ -30,10 +30,13 @@ struct Clamp01 {
 using Vector = Kokkos::View<float*>;
 using Matrix = Kokkos::View<float**>;
 using Cube = Kokkos::View<float***>;
-static_assert(tk::ViewOperand<Vector>::static_rank == 1 && tk::ViewOperand<Cube>::static_rank == 3, "");
+static_assert(tk::ViewOperand<Vector>::static_rank == 1 && tk::ViewOperand<Cube>::static_rank == 3,
+              "");
 static_assert(tk::ScalarOperand<float>::static_rank == 0, "");
 static_assert(decltype(tk::arg(std::declval<Vector>()) * 2.0f)::static_rank == 1, "");
-static_assert(decltype(tk::arg(std::declval<Vector>()) + tk::arg(std::declval<Matrix>()))::static_rank == 2, "");
+static_assert(decltype(tk::arg(std::declval<Vector>()) +
+                       tk::arg(std::declval<Matrix>()))::static_rank == 2,
+              "");
 static_assert(decltype(tk::apply(tk::fn::MultiplyAdd{}, 1.0f, std::declval<Vector>(),
                                  tk::arg(std::declval<Cube>()) - 1.0f))::static_rank == 3,
               "");
@@ -78,7 +81,8 @@ void fused_expressions_run_as_one_kernel() {
     // by softplus' slope (<= 1)
     const long double z = static_cast<long double>(h1[i]) * h2[i] + B;
     const long double ref = z > 0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z));
-    const double tol = 4 * feps * (std::fabs(h1[i] * h2[i]) + B) + 4 * feps * static_cast<double>(ref);
+    const double tol =
+        4 * feps * (std::fabs(h1[i] * h2[i]) + B) + 4 * feps * static_cast<double>(ref);
     ASSERT_NEAR(hy[i], static_cast<double>(ref), tol) << i;
     const long double diff = static_cast<long double>(ha[i]) - hb[i];
     ASSERT_NEAR(hd[i], static_cast<double>(diff * diff), 1e-15) << i;
@@ -101,6 +105,8 @@ void fused_expressions_run_as_one_kernel() {
     }
 }
 
-TEST(TEST_CATEGORY, fused_expressions_one_kernel) { fused_expressions_run_as_one_kernel<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, fused_expressions_one_kernel) {
+  fused_expressions_run_as_one_kernel<TEST_EXECSPACE>();
+}
 
 }  // namespace test_fuse

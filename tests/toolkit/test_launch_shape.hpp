@@ -37,15 +37,24 @@ void every_launch_shape_gives_the_same_result() {
   using Body = tk::impl::EvaluateBody<decltype(y), std::decay_t<decltype(expr)>>;
   const Body body{tk::ViewOperand<decltype(y)>(y), expr, tk::impl::FlatIndex{}};
   const int tmax = Policy(exec, 1, Kokkos::AUTO)
-                       .team_size_max(tk::impl::TeamStrided<Exec, Body>{body, n, 1, 1}, Kokkos::ParallelForTag());
-  std::vector<tk::LaunchShape> shapes = {tk::LaunchShape::range(), tk::LaunchShape::range(1),
-                                         tk::LaunchShape::range(64), tk::LaunchShape::range(4096),
-                                         tk::LaunchShape::spread(1), tk::LaunchShape::spread(3),
-                                         tk::LaunchShape::spread(8), tk::LaunchShape::spread(2, 1),
-                                         tk::LaunchShape::spread(5, 4), tk::LaunchShape::spread(0, 1),
-                                         tk::LaunchShape::teams(0, 0), tk::LaunchShape::teams(1, 1),
-                                         tk::LaunchShape::teams(7, 1, vmax), tk::LaunchShape::teams(3, tmax),
-                                         tk::LaunchShape::teams(0, tmax < 32 ? tmax : 32, vmax < 4 ? vmax : 4)};
+                       .team_size_max(tk::impl::TeamStrided<Exec, Body>{body, n, 1, 1},
+                                      Kokkos::ParallelForTag());
+  std::vector<tk::LaunchShape> shapes = {
+      tk::LaunchShape::range(),
+      tk::LaunchShape::range(1),
+      tk::LaunchShape::range(64),
+      tk::LaunchShape::range(4096),
+      tk::LaunchShape::spread(1),
+      tk::LaunchShape::spread(3),
+      tk::LaunchShape::spread(8),
+      tk::LaunchShape::spread(2, 1),
+      tk::LaunchShape::spread(5, 4),
+      tk::LaunchShape::spread(0, 1),
+      tk::LaunchShape::teams(0, 0),
+      tk::LaunchShape::teams(1, 1),
+      tk::LaunchShape::teams(7, 1, vmax),
+      tk::LaunchShape::teams(3, tmax),
+      tk::LaunchShape::teams(0, tmax < 32 ? tmax : 32, vmax < 4 ? vmax : 4)};
   for (const auto& shape : shapes) {
     Kokkos::deep_copy(exec, y, std::numeric_limits<float>::quiet_NaN());
     tk::elementwise(exec, shape, tk::fn::MultiplyAdd{}, y, x1, x2, 0.25f);
@@ -57,8 +66,8 @@ void every_launch_shape_gives_the_same_result() {
   // impossible shapes are refused with the shape in the message
   for (const auto& bad : {tk::LaunchShape::teams(1, 1, 3), tk::LaunchShape::teams(1, tmax + 1),
                           tk::LaunchShape::teams(-1, 1), tk::LaunchShape::range(-5),
-                          tk::LaunchShape::spread(tk::impl::max_elements_in_flight + 1), tk::LaunchShape::spread(-1),
-                          tk::LaunchShape::spread(2, -1)}) {
+                          tk::LaunchShape::spread(tk::impl::max_elements_in_flight + 1),
+                          tk::LaunchShape::spread(-1), tk::LaunchShape::spread(2, -1)}) {
     try {
       tk::elementwise(exec, bad, tk::fn::MultiplyAdd{}, y, x1, x2, 0.25f);
       ADD_FAILURE() << bad.to_string() << " was accepted";
@@ -68,6 +77,8 @@ void every_launch_shape_gives_the_same_result() {
   }
 }
 
-TEST(TEST_CATEGORY, launch_shapes_same_result) { every_launch_shape_gives_the_same_result<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, launch_shapes_same_result) {
+  every_launch_shape_gives_the_same_result<TEST_EXECSPACE>();
+}
 
 }  // namespace test_launch_shape

@@ -25,7 +25,8 @@ namespace test_toolkit_matmul {
 using portasim::testing::HostMatrix;
 using portasim::toolkit::MatmulAlgorithm;
 
-constexpr MatmulAlgorithm algorithms[] = {MatmulAlgorithm::naive, MatmulAlgorithm::tiled, MatmulAlgorithm::blas};
+constexpr MatmulAlgorithm algorithms[] = {MatmulAlgorithm::naive, MatmulAlgorithm::tiled,
+                                          MatmulAlgorithm::blas};
 
 template <class Exec, class Scalar, class Layout>
 void matches_host_reference(int m, int k, int n) {
@@ -37,7 +38,8 @@ void matches_host_reference(int m, int k, int n) {
   const HostMatrix expected = portasim::testing::multiply(a, b);
   // |error| <= gamma_k sum_p |a_ip b_pj| <= 1.01 k eps * k for entries in [-1, 1]: bound it
   // by k * (k + 2) eps with every |a b| <= 1, and at least a few eps.
-  const double tolerance = (k + 2.0) * k * portasim::testing::epsilon<Scalar>() + 4 * portasim::testing::epsilon<Scalar>();
+  const double tolerance = (k + 2.0) * k * portasim::testing::epsilon<Scalar>() +
+                           4 * portasim::testing::epsilon<Scalar>();
   const auto a_d = portasim::testing::to_device<Scalar, Layout, memory>(a, "A");
   const auto b_d = portasim::testing::to_device<Scalar, Layout, memory>(b, "B");
   Kokkos::View<Scalar**, Layout, memory> c_d("C", m, n);
@@ -51,29 +53,40 @@ void matches_host_reference(int m, int k, int n) {
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < n; ++j) {
         const double error = std::abs(results[v](i, j) - expected(i, j));
-        ASSERT_TRUE(error <= tolerance) << to_string(algorithms[v]) << " " << m << "x" << k << "x" << n << " C(" << i
-                                        << "," << j << ") = " << results[v](i, j) << ", expected " << expected(i, j);
+        ASSERT_TRUE(error <= tolerance)
+            << to_string(algorithms[v]) << " " << m << "x" << k << "x" << n << " C(" << i << ","
+            << j << ") = " << results[v](i, j) << ", expected " << expected(i, j);
         worst = error > worst ? error : worst;
       }
   }
   // And against each other: within twice the bound of each against the reference.
   for (int v = 1; v < 3; ++v)
     for (std::size_t e = 0; e < results[0].v.size(); ++e)
-      ASSERT_LE(std::abs(results[v].v[e] - results[0].v[e]), 2 * tolerance) << to_string(algorithms[v]);
+      ASSERT_LE(std::abs(results[v].v[e] - results[0].v[e]), 2 * tolerance)
+          << to_string(algorithms[v]);
 }
 
 template <class Exec, class Scalar, class Layout>
 void all_shapes() {
-  const int shapes[][3] = {{1, 1, 1}, {17, 33, 5}, {100, 64, 129}, {130, 257, 67}, {64, 16, 128}, {3, 200, 2}};
+  const int shapes[][3] = {{1, 1, 1},      {17, 33, 5},   {100, 64, 129},
+                           {130, 257, 67}, {64, 16, 128}, {3, 200, 2}};
   for (const auto& s : shapes) {
     SCOPED_TRACE(std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]));
     matches_host_reference<Exec, Scalar, Layout>(s[0], s[1], s[2]);
   }
 }
-TEST(TEST_CATEGORY, toolkit_matmul_double_right) { all_shapes<TEST_EXECSPACE, double, Kokkos::LayoutRight>(); }
-TEST(TEST_CATEGORY, toolkit_matmul_double_left) { all_shapes<TEST_EXECSPACE, double, Kokkos::LayoutLeft>(); }
-TEST(TEST_CATEGORY, toolkit_matmul_float_right) { all_shapes<TEST_EXECSPACE, float, Kokkos::LayoutRight>(); }
-TEST(TEST_CATEGORY, toolkit_matmul_float_left) { all_shapes<TEST_EXECSPACE, float, Kokkos::LayoutLeft>(); }
+TEST(TEST_CATEGORY, toolkit_matmul_double_right) {
+  all_shapes<TEST_EXECSPACE, double, Kokkos::LayoutRight>();
+}
+TEST(TEST_CATEGORY, toolkit_matmul_double_left) {
+  all_shapes<TEST_EXECSPACE, double, Kokkos::LayoutLeft>();
+}
+TEST(TEST_CATEGORY, toolkit_matmul_float_right) {
+  all_shapes<TEST_EXECSPACE, float, Kokkos::LayoutRight>();
+}
+TEST(TEST_CATEGORY, toolkit_matmul_float_left) {
+  all_shapes<TEST_EXECSPACE, float, Kokkos::LayoutLeft>();
+}
 
 // The tiled kernel with teams of several threads, whatever the backend's own shape: the
 // host shape has one thread a team, so the strided thread grid and the shared panels that
@@ -97,7 +110,8 @@ void tiled_team_shape(int m, int k, int n) {
   const int tiles_n = (n + Shape::BN - 1) / Shape::BN, tiles_m = (m + Shape::BM - 1) / Shape::BM;
   const Kernel kernel{a_d, b_d, c_d, m, n, k, tiles_n};
   // Kokkos aborts on a policy with too large a team: ask a one-thread policy first.
-  if (Kokkos::TeamPolicy<Exec>(exec, 1, 1).team_size_max(kernel, Kokkos::ParallelForTag()) < Shape::team_size)
+  if (Kokkos::TeamPolicy<Exec>(exec, 1, 1).team_size_max(kernel, Kokkos::ParallelForTag()) <
+      Shape::team_size)
     GTEST_SKIP() << "teams of " << Shape::team_size << " threads not possible here";
   Kokkos::TeamPolicy<Exec> policy(exec, tiles_m * tiles_n, Shape::team_size, 1);
   policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes()));
@@ -129,7 +143,8 @@ void tiled_variants_match(int m, int k, int n) {
   const HostMatrix a = portasim::testing::random_matrix<double>(m, k, 31u + k);
   const HostMatrix b = portasim::testing::random_matrix<double>(k, n, 37u + m);
   const HostMatrix expected = portasim::testing::multiply(a, b);
-  const double tolerance = (k + 2.0) * k * portasim::testing::epsilon<double>() + 4 * portasim::testing::epsilon<double>();
+  const double tolerance = (k + 2.0) * k * portasim::testing::epsilon<double>() +
+                           4 * portasim::testing::epsilon<double>();
   const auto a_d = portasim::testing::to_device<double, Kokkos::LayoutRight, memory>(a, "A");
   const auto b_d = portasim::testing::to_device<double, Kokkos::LayoutRight, memory>(b, "B");
   Kokkos::View<double**, Kokkos::LayoutRight, memory> c_d("C", m, n);
@@ -143,9 +158,10 @@ void tiled_variants_match(int m, int k, int n) {
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < n; ++j) {
         ASSERT_TRUE(std::abs(c(i, j) - expected(i, j)) <= tolerance)
-            << name << " " << m << "x" << k << "x" << n << " C(" << i << "," << j << ") = " << c(i, j) << ", expected "
-            << expected(i, j);
-        ASSERT_LE(std::abs(c(i, j) - naive(i, j)), 2 * tolerance) << name << " vs naive at (" << i << "," << j << ")";
+            << name << " " << m << "x" << k << "x" << n << " C(" << i << "," << j
+            << ") = " << c(i, j) << ", expected " << expected(i, j);
+        ASSERT_LE(std::abs(c(i, j) - naive(i, j)), 2 * tolerance)
+            << name << " vs naive at (" << i << "," << j << ")";
       }
   }
 }
@@ -154,7 +170,8 @@ TEST(TEST_CATEGORY, toolkit_matmul_tiled_variants) {
     SCOPED_TRACE("n = " + std::to_string(size));
     tiled_variants_match<TEST_EXECSPACE>(size, size, size);
   }
-  const int shapes[][3] = {{130, 257, 67}, {3, 200, 129}, {200, 5, 3}, {128, 16, 128}, {256, 48, 64}};
+  const int shapes[][3] = {
+      {130, 257, 67}, {3, 200, 129}, {200, 5, 3}, {128, 16, 128}, {256, 48, 64}};
   for (const auto& s : shapes) {
     SCOPED_TRACE(std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]));
     tiled_variants_match<TEST_EXECSPACE>(s[0], s[1], s[2]);
@@ -171,8 +188,8 @@ template <class Shape, class Layout>
 void mma_fragments_multiply() {
   using AView = Kokkos::View<const double**, Layout, Kokkos::HostSpace>;
   using CView = Kokkos::View<double**, Layout, Kokkos::HostSpace>;
-  using Kernel = portasim::toolkit::impl::TiledMatmulMma<Shape, portasim::impl::WarpMmaF64<Kokkos::DefaultHostExecutionSpace>,
-                                                         AView, AView, CView>;
+  using Kernel = portasim::toolkit::impl::TiledMatmulMma<
+      Shape, portasim::impl::WarpMmaF64<Kokkos::DefaultHostExecutionSpace>, AView, AView, CView>;
   constexpr int warp_size = 32, MI = Shape::MI, NJ = Shape::NJ;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const HostMatrix a = portasim::testing::random_matrix<double>(Shape::BM, Shape::BK, 5u);
@@ -229,8 +246,10 @@ void mma_fragments_multiply() {
       for (int j = 0; j < NJ; ++j)
         for (int lane = 0; lane < warp_size; ++lane)
           for (int e = 0; e < 2; ++e) {
-            const int row = Kernel::c_row(row0[0], i, lane), col = Kernel::c_col(col0[0], j, lane, e);
-            ASSERT_TRUE(row >= 0 && row < Shape::BM && col >= 0 && col < Shape::BN) << row << "," << col;
+            const int row = Kernel::c_row(row0[0], i, lane),
+                      col = Kernel::c_col(col0[0], j, lane, e);
+            ASSERT_TRUE(row >= 0 && row < Shape::BM && col >= 0 && col < Shape::BN)
+                << row << "," << col;
             ASSERT_TRUE(std::isnan(c(row, col))) << "C(" << row << "," << col << ") written twice";
             c(row, col) = at(i, j, lane, e);
           }
@@ -278,16 +297,20 @@ void blas_runs_on_the_instance() {
   const int m = 256, k = 256, n = 256;
   Kokkos::View<double*, memory> storage("A storage", m * k);
   Kokkos::View<std::uint32_t*, memory> sink("sink", m * k);
-  Kokkos::View<double**, Kokkos::LayoutRight, memory, Kokkos::MemoryUnmanaged> a(storage.data(), m, k);
+  Kokkos::View<double**, Kokkos::LayoutRight, memory, Kokkos::MemoryUnmanaged> a(storage.data(), m,
+                                                                                 k);
   Kokkos::View<double**, Kokkos::LayoutRight, memory> b("B", k, n), c("C", m, n);
   Kokkos::deep_copy(b, 0.5);
   Kokkos::fence();
-  portasim::testing::fill_after_busy_work(exec, storage, sink, 2.0, portasim::testing::busy_rounds<Exec>(200000));
+  portasim::testing::fill_after_busy_work(exec, storage, sink, 2.0,
+                                          portasim::testing::busy_rounds<Exec>(200000));
   portasim::toolkit::matmul(exec, a, b, c, MatmulAlgorithm::blas);
   const HostMatrix h = portasim::testing::to_host(exec, c);
   for (double x : h.v) ASSERT_EQ(x, 256.0);
 }
-TEST(TEST_CATEGORY, toolkit_matmul_blas_runs_on_the_instance) { blas_runs_on_the_instance<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, toolkit_matmul_blas_runs_on_the_instance) {
+  blas_runs_on_the_instance<TEST_EXECSPACE>();
+}
 
 template <class Exec>
 void expect_shape_error(const std::function<void()>& call, const std::string& part) {
@@ -304,7 +327,8 @@ template <class Exec>
 void shape_errors() {
   using memory = typename Exec::memory_space;
   Exec exec;
-  Kokkos::View<float**, memory> a("A", 3, 4), b("B", 5, 2), c("C", 3, 2), b_ok("B ok", 4, 2), c_bad("C bad", 2, 3);
+  Kokkos::View<float**, memory> a("A", 3, 4), b("B", 5, 2), c("C", 3, 2), b_ok("B ok", 4, 2),
+      c_bad("C bad", 2, 3);
   Kokkos::deep_copy(c, 7.0f);
   for (auto algorithm : algorithms) {
     expect_shape_error<Exec>([&] { portasim::toolkit::matmul(exec, a, b, c, algorithm); },

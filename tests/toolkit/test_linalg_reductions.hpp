@@ -43,14 +43,16 @@ void trace_and_norms(int m, int n) {
   const double frobenius = std::sqrt(squares);
 
   // Summation error bounds: length * eps * sum of |terms|.
-  EXPECT_NEAR(portasim::toolkit::trace(exec, a_d), trace, std::min(m, n) * eps * std::min(m, n) + eps);
+  EXPECT_NEAR(portasim::toolkit::trace(exec, a_d), trace,
+              std::min(m, n) * eps * std::min(m, n) + eps);
   Kokkos::View<Scalar, memory> trace_d("trace");
   portasim::toolkit::trace(exec, a_d, trace_d);
   Scalar trace_async = 0;
   Kokkos::deep_copy(exec, trace_async, trace_d);
   exec.fence();
   EXPECT_NEAR(trace_async, trace, std::min(m, n) * eps * std::min(m, n) + eps);
-  EXPECT_NEAR(portasim::toolkit::frobenius_norm(exec, a_d), frobenius, 2.0 * m * n * eps * frobenius);
+  EXPECT_NEAR(portasim::toolkit::frobenius_norm(exec, a_d), frobenius,
+              2.0 * m * n * eps * frobenius);
   EXPECT_NEAR(portasim::toolkit::norm_1(exec, a_d), norm_1, 2.0 * m * eps * norm_1);
   EXPECT_NEAR(portasim::toolkit::norm_inf(exec, a_d), norm_inf, 2.0 * n * eps * norm_inf);
 
@@ -70,9 +72,15 @@ void all_shapes() {
     trace_and_norms<Exec, Scalar, Layout>(s[0], s[1]);
   }
 }
-TEST(TEST_CATEGORY, toolkit_trace_norms_double_right) { all_shapes<TEST_EXECSPACE, double, Kokkos::LayoutRight>(); }
-TEST(TEST_CATEGORY, toolkit_trace_norms_double_left) { all_shapes<TEST_EXECSPACE, double, Kokkos::LayoutLeft>(); }
-TEST(TEST_CATEGORY, toolkit_trace_norms_float_right) { all_shapes<TEST_EXECSPACE, float, Kokkos::LayoutRight>(); }
+TEST(TEST_CATEGORY, toolkit_trace_norms_double_right) {
+  all_shapes<TEST_EXECSPACE, double, Kokkos::LayoutRight>();
+}
+TEST(TEST_CATEGORY, toolkit_trace_norms_double_left) {
+  all_shapes<TEST_EXECSPACE, double, Kokkos::LayoutLeft>();
+}
+TEST(TEST_CATEGORY, toolkit_trace_norms_float_right) {
+  all_shapes<TEST_EXECSPACE, float, Kokkos::LayoutRight>();
+}
 
 // A known case: the n x n identity times 3 has trace 3n, Frobenius norm 3 sqrt(n), 1- and
 // inf-norms 3; a matrix with one negative column has its norms from absolute values.
@@ -88,7 +96,12 @@ void known_values() {
   EXPECT_DOUBLE_EQ(portasim::toolkit::norm_1(exec, a), 3.0);
   EXPECT_DOUBLE_EQ(portasim::toolkit::norm_inf(exec, a), 3.0);
   HostMatrix g(2, 3);
-  g(0, 0) = -1; g(1, 0) = -4; g(0, 1) = 2; g(1, 1) = 0.5; g(0, 2) = 0; g(1, 2) = 1;
+  g(0, 0) = -1;
+  g(1, 0) = -4;
+  g(0, 1) = 2;
+  g(1, 1) = 0.5;
+  g(0, 2) = 0;
+  g(1, 2) = 1;
   const auto b = portasim::testing::to_device<double, Kokkos::LayoutLeft, memory>(g, "B");
   EXPECT_DOUBLE_EQ(portasim::toolkit::norm_1(exec, b), 5.0);
   EXPECT_DOUBLE_EQ(portasim::toolkit::norm_inf(exec, b), 5.5);

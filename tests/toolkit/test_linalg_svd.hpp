@@ -89,15 +89,22 @@ void all_shapes() {
     known_singular_values<Exec, Scalar, Layout>(sh[0], sh[1]);
   }
 }
-TEST(TEST_CATEGORY, toolkit_svd_double_right) { all_shapes<TEST_EXECSPACE, double, Kokkos::LayoutRight>(); }
-TEST(TEST_CATEGORY, toolkit_svd_double_left) { all_shapes<TEST_EXECSPACE, double, Kokkos::LayoutLeft>(); }
-TEST(TEST_CATEGORY, toolkit_svd_float_right) { all_shapes<TEST_EXECSPACE, float, Kokkos::LayoutRight>(); }
+TEST(TEST_CATEGORY, toolkit_svd_double_right) {
+  all_shapes<TEST_EXECSPACE, double, Kokkos::LayoutRight>();
+}
+TEST(TEST_CATEGORY, toolkit_svd_double_left) {
+  all_shapes<TEST_EXECSPACE, double, Kokkos::LayoutLeft>();
+}
+TEST(TEST_CATEGORY, toolkit_svd_float_right) {
+  all_shapes<TEST_EXECSPACE, float, Kokkos::LayoutRight>();
+}
 
 template <class Exec>
 void shape_errors() {
   using memory = typename Exec::memory_space;
   Exec exec;
-  Kokkos::View<double**, memory> a("A", 6, 4), u("U", 6, 4), u_bad("U bad", 6, 6), vt("Vt", 4, 4), empty("empty", 0, 3);
+  Kokkos::View<double**, memory> a("A", 6, 4), u("U", 6, 4), u_bad("U bad", 6, 6), vt("Vt", 4, 4),
+      empty("empty", 0, 3);
   Kokkos::View<double*, memory> s("S", 4), s_bad("S bad", 6);
   const auto message = [&](auto&& call) {
     try {
@@ -108,12 +115,17 @@ void shape_errors() {
     }
     return std::string("no error");
   };
-  EXPECT_NE(message([&] { portasim::toolkit::svd(exec, a, u_bad, s, vt); }).find("U is 6x6 but A (6x4) needs 6x4"),
+  EXPECT_NE(message([&] {
+              portasim::toolkit::svd(exec, a, u_bad, s, vt);
+            }).find("U is 6x6 but A (6x4) needs 6x4"),
             std::string::npos);
-  EXPECT_NE(message([&] { portasim::toolkit::svd(exec, a, u, s_bad, vt); }).find("S has 6 values but A (6x4) has 4"),
+  EXPECT_NE(message([&] {
+              portasim::toolkit::svd(exec, a, u, s_bad, vt);
+            }).find("S has 6 values but A (6x4) has 4"),
             std::string::npos);
-  EXPECT_NE(message([&] { portasim::toolkit::svd(exec, empty); }).find("at least one row and one column"),
-            std::string::npos);
+  EXPECT_NE(
+      message([&] { portasim::toolkit::svd(exec, empty); }).find("at least one row and one column"),
+      std::string::npos);
 }
 TEST(TEST_CATEGORY, toolkit_svd_shape_errors) { shape_errors<TEST_EXECSPACE>(); }
 

@@ -22,7 +22,9 @@ using namespace elementwise_test_support;
 struct Above {
   float threshold;
   template <class A>
-  KOKKOS_INLINE_FUNCTION int operator()(A a) const { return a > threshold ? 1 : 0; }
+  KOKKOS_INLINE_FUNCTION int operator()(A a) const {
+    return a > threshold ? 1 : 0;
+  }
 };
 
 template <class View>
@@ -105,17 +107,19 @@ void whole_array_reductions_match_double_host_sums() {
   exec.fence();
   EXPECT_EQ(read(ri), above);
   EXPECT_EQ(count.value(exec, x), above);
-  EXPECT_NEAR(tk::l2_norm_reduction<double>().value(exec, x), std::sqrt(squares), 1e-12 * std::sqrt(squares));
+  EXPECT_NEAR(tk::l2_norm_reduction<double>().value(exec, x), std::sqrt(squares),
+              1e-12 * std::sqrt(squares));
   // an empty input reduces to the identity (post-mapped)
   Kokkos::View<float*, Mem> empty("empty", 0);
   EXPECT_EQ(tk::sum_reduction<double>().value(exec, empty), 0.0);
-  EXPECT_EQ(tk::max_reduction<float>().value(exec, empty), Kokkos::reduction_identity<float>::max());
+  EXPECT_EQ(tk::max_reduction<float>().value(exec, empty),
+            Kokkos::reduction_identity<float>::max());
 }
 
 // host reference of a reduction along `axis` of a row-major (d0, d1, d2) array
 template <class Combine>
-std::vector<double> host_along(const std::vector<double>& v, std::size_t d0, std::size_t d1, std::size_t d2,
-                               int axis, double identity, Combine combine) {
+std::vector<double> host_along(const std::vector<double>& v, std::size_t d0, std::size_t d1,
+                               std::size_t d2, int axis, double identity, Combine combine) {
   const std::size_t dims[3] = {d0, d1, d2};
   std::vector<double> out;
   for (std::size_t i = 0; i < (axis == 0 ? 1 : d0); ++i)
@@ -159,7 +163,8 @@ void axis_reductions_match_host() {
   exec.fence();
   got = to_host(norms);
   want = host_along(hm, 1, 37, 1001, 2, 0.0, [](double a, double b) { return a + b * b; });
-  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], std::sqrt(want[i]), 1e-5 * std::sqrt(want[i])) << i;
+  for (std::size_t i = 0; i < want.size(); ++i)
+    EXPECT_NEAR(got[i], std::sqrt(want[i]), 1e-5 * std::sqrt(want[i])) << i;
 
   // 3-D (5, 6, 7) along each axis: max exactly, sum in double; one output LayoutLeft
   Kokkos::View<double***, Mem> c("c", 5, 6, 7);
@@ -208,7 +213,9 @@ void axis_reductions_match_host() {
   }
 }
 
-TEST(TEST_CATEGORY, reduction_whole_array) { whole_array_reductions_match_double_host_sums<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, reduction_whole_array) {
+  whole_array_reductions_match_double_host_sums<TEST_EXECSPACE>();
+}
 TEST(TEST_CATEGORY, reduction_along_axis) { axis_reductions_match_host<TEST_EXECSPACE>(); }
 
 }  // namespace test_reduction

@@ -27,8 +27,8 @@ using namespace elementwise_test_support;
 
 // host reference along `axis` of a row-major (d0, d1, d2) array (rank-2 data: d0 = 1)
 template <class Combine>
-std::vector<double> host_along(const std::vector<double>& v, const std::size_t (&d)[3], int axis, double identity,
-                               Combine combine) {
+std::vector<double> host_along(const std::vector<double>& v, const std::size_t (&d)[3], int axis,
+                               double identity, Combine combine) {
   std::vector<double> out;
   for (std::size_t i = 0; i < (axis == 0 ? 1 : d[0]); ++i)
     for (std::size_t j = 0; j < (axis == 1 ? 1 : d[1]); ++j)
@@ -61,13 +61,15 @@ TEST(TEST_CATEGORY, reduction_axis_split_plan) {
   EXPECT_LE(plan.segments * 1024 * sizeof(float), tk::impl::axis_partials_max_bytes);
   EXPECT_GE(97656 / plan.segments, tk::impl::axis_min_elements_per_thread);
   EXPECT_EQ(plan.team, 1);
-  EXPECT_LE((plan.segments + plan.combine_team - 1) / plan.combine_team, 32u) << "pass 2 stays short per thread";
+  EXPECT_LE((plan.segments + plan.combine_team - 1) / plan.combine_team, 32u)
+      << "pass 2 stays short per thread";
   // (16, 6.25e6) along the last axis: 16 teams without the split
   plan = tk::impl::plan_axis_split(16, 6250000, true, true, h200, sizeof(float), defaults);
   EXPECT_GT(plan.segments, 1u);
   EXPECT_EQ(plan.team, tk::impl::axis_split_rows_team);
   EXPECT_LE(16 * plan.segments * static_cast<std::size_t>(plan.team), tk::impl::half_wave(h200));
-  EXPECT_GT(16 * (plan.segments + 1) * static_cast<std::size_t>(plan.team), tk::impl::half_wave(h200));
+  EXPECT_GT(16 * (plan.segments + 1) * static_cast<std::size_t>(plan.team),
+            tk::impl::half_wave(h200));
   // many outputs fill the device alone: one pass, as before the split
   plan = tk::impl::plan_axis_split(97656, 1024, true, true, h200, sizeof(float), defaults);
   EXPECT_EQ(plan.segments, 1u);
@@ -88,8 +90,10 @@ TEST(TEST_CATEGORY, reduction_axis_split_plan) {
   // a chosen team for the rows form: kept on devices, with or without a split; hosts keep 1
   tk::impl::AxisReduceShape team128;
   team128.team = 128;
-  EXPECT_EQ(tk::impl::plan_axis_split(97656, 1024, true, true, h200, sizeof(float), team128).team, 128);
-  EXPECT_EQ(tk::impl::plan_axis_split(16, 6250000, true, true, h200, sizeof(float), team128).team, 128);
+  EXPECT_EQ(tk::impl::plan_axis_split(97656, 1024, true, true, h200, sizeof(float), team128).team,
+            128);
+  EXPECT_EQ(tk::impl::plan_axis_split(16, 6250000, true, true, h200, sizeof(float), team128).team,
+            128);
   EXPECT_EQ(tk::impl::plan_axis_split(16, 6250000, true, false, 2, sizeof(float), team128).team, 1);
   // a host: 1024 outputs keep every thread busy
   plan = tk::impl::plan_axis_split(1024, 97656, false, false, 2, sizeof(float), defaults);
@@ -111,10 +115,14 @@ struct Smaller {
   KOKKOS_INLINE_FUNCTION double operator()(double a, double b) const { return b < a ? b : a; }
 };
 struct Value {
-  KOKKOS_INLINE_FUNCTION double operator()(std::size_t k) const { return static_cast<double>(k + 1); }
+  KOKKOS_INLINE_FUNCTION double operator()(std::size_t k) const {
+    return static_cast<double>(k + 1);
+  }
 };
 struct Falling {
-  KOKKOS_INLINE_FUNCTION double operator()(std::size_t k) const { return 1000.0 - static_cast<double>(k); }
+  KOKKOS_INLINE_FUNCTION double operator()(std::size_t k) const {
+    return 1000.0 - static_cast<double>(k);
+  }
 };
 struct One {
   KOKKOS_INLINE_FUNCTION double operator()(std::size_t) const { return 1.0; }
@@ -137,8 +145,8 @@ void check_every_tail(const std::string& form, const Accumulate& accumulate) {
           want_min = std::min(want_min, falling(k));
           want_count += 1;
         }
-        const std::string where =
-            form + ", first " + std::to_string(first) + ", stride " + std::to_string(stride) + ", end " + std::to_string(end);
+        const std::string where = form + ", first " + std::to_string(first) + ", stride " +
+                                  std::to_string(stride) + ", end " + std::to_string(end);
         ASSERT_EQ(accumulate(value, plus, 0.0, first, end, stride), want_sum) << where;
         ASSERT_EQ(accumulate(falling, smaller, inf, first, end, stride), want_min) << where;
         ASSERT_EQ(accumulate(one, plus, 0.0, first, end, stride), want_count) << where;
@@ -147,11 +155,13 @@ void check_every_tail(const std::string& form, const Accumulate& accumulate) {
 
 template <int Count, bool Predicated>
 void check_every_tail() {
-  check_every_tail("count " + std::to_string(Count) + (Predicated ? ", predicated tail" : ", guarded tail"),
-                   [](const auto& load, const auto& combine, double identity, std::size_t first, std::size_t end,
-                      std::size_t stride) {
-                     return tk::impl::accumulate_strided<Count, Predicated>(load, combine, identity, first, end, stride);
-                   });
+  check_every_tail(
+      "count " + std::to_string(Count) + (Predicated ? ", predicated tail" : ", guarded tail"),
+      [](const auto& load, const auto& combine, double identity, std::size_t first, std::size_t end,
+         std::size_t stride) {
+        return tk::impl::accumulate_strided<Count, Predicated>(load, combine, identity, first, end,
+                                                               stride);
+      });
 }
 
 TEST(TEST_CATEGORY, reduction_strided_accumulation_every_tail) {
@@ -163,9 +173,10 @@ TEST(TEST_CATEGORY, reduction_strided_accumulation_every_tail) {
   check_every_tail<8, true>();
   for (int count : {1, 2, 4, 8, 3})  // 3: the run-time count's one-load-at-a-time form
     check_every_tail("run-time count " + std::to_string(count),
-                     [count](const auto& load, const auto& combine, double identity, std::size_t first,
-                             std::size_t end, std::size_t stride) {
-                       return tk::impl::accumulate_strided(count, load, combine, identity, first, end, stride);
+                     [count](const auto& load, const auto& combine, double identity,
+                             std::size_t first, std::size_t end, std::size_t stride) {
+                       return tk::impl::accumulate_strided(count, load, combine, identity, first,
+                                                           end, stride);
                      });
 }
 
@@ -180,25 +191,31 @@ TEST(TEST_CATEGORY, reduction_axis_combine_reads_once) {
   };
   const std::size_t most = static_cast<std::size_t>(tk::impl::axis_combine_loads_in_flight);
   const tk::impl::AxisPlan kernel_plans[] = {
-      tk::impl::plan_axis_split(1024, 9765, false, true, h200, sizeof(float), defaults),    // 1e7, axis 0 (flat)
-      tk::impl::plan_axis_columns(16, 625000, h200, sizeof(float), defaults),               // 1e7, 16 columns
-      tk::impl::plan_axis_columns(16, 6250000, h200, sizeof(float), defaults),              // 1e8, 16 columns
-      tk::impl::plan_axis_split(1024, 97656, false, true, h200, sizeof(float), defaults),   // 1e8, axis 0 (flat)
-      tk::impl::plan_axis_columns(1024, 9765, h200, sizeof(float), defaults),               // 1e7, axis 0
-      tk::impl::plan_axis_columns(1024, 97656, h200, sizeof(float), defaults)};             // 1e8, axis 0
-  EXPECT_FALSE(tk::impl::rows_split_folds(16, 1024, 64, true, h200)) << "four waves: the combine kernel";
+      tk::impl::plan_axis_split(1024, 9765, false, true, h200, sizeof(float),
+                                defaults),                                     // 1e7, axis 0 (flat)
+      tk::impl::plan_axis_columns(16, 625000, h200, sizeof(float), defaults),  // 1e7, 16 columns
+      tk::impl::plan_axis_columns(16, 6250000, h200, sizeof(float), defaults),  // 1e8, 16 columns
+      tk::impl::plan_axis_split(1024, 97656, false, true, h200, sizeof(float),
+                                defaults),                                     // 1e8, axis 0 (flat)
+      tk::impl::plan_axis_columns(1024, 9765, h200, sizeof(float), defaults),  // 1e7, axis 0
+      tk::impl::plan_axis_columns(1024, 97656, h200, sizeof(float), defaults)};  // 1e8, axis 0
+  EXPECT_FALSE(tk::impl::rows_split_folds(16, 1024, 64, true, h200))
+      << "four waves: the combine kernel";
   EXPECT_TRUE(tk::impl::rows_split_folds(16, 1024, 64, false, 2)) << "host backends always fold";
-  EXPECT_FALSE(tk::impl::rows_split_folds(16, 1, 64, false, 2)) << "nothing to fold without a split";
+  EXPECT_FALSE(tk::impl::rows_split_folds(16, 1, 64, false, 2))
+      << "nothing to fold without a split";
   for (const auto& plan : kernel_plans) {
     EXPECT_GT(plan.segments, 1u);
     EXPECT_LE(loads_per_thread(plan, plan.combine_team), most)
         << plan.segments << " segments, combine team " << plan.combine_team;
   }
   for (std::size_t length : {625000u, 6250000u}) {  // 16 rows at 1e7 and 1e8
-    const auto plan = tk::impl::plan_axis_split(16, length, true, true, h200, sizeof(float), defaults);
+    const auto plan =
+        tk::impl::plan_axis_split(16, length, true, true, h200, sizeof(float), defaults);
     EXPECT_GT(plan.segments, 1u);
     EXPECT_TRUE(tk::impl::rows_split_folds(16, plan.segments, plan.team, true, h200));
-    EXPECT_LE(loads_per_thread(plan, plan.team), most) << plan.segments << " segments, team " << plan.team;
+    EXPECT_LE(loads_per_thread(plan, plan.team), most)
+        << plan.segments << " segments, team " << plan.team;
   }
 }
 
@@ -206,10 +223,10 @@ TEST(TEST_CATEGORY, reduction_axis_combine_reads_once) {
 TEST(TEST_CATEGORY, reduction_axis_columns_plan) {
   const std::size_t h200 = 132 * 2048;
   const tk::impl::AxisReduceShape defaults;
-  const auto columns = [&](int axis, bool first_index_fastest, std::size_t outputs, std::size_t length,
-                           bool device, std::size_t concurrency) {
-    return tk::impl::use_columns_form(axis, first_index_fastest, outputs, length, device, concurrency,
-                                      sizeof(float), defaults);
+  const auto columns = [&](int axis, bool first_index_fastest, std::size_t outputs,
+                           std::size_t length, bool device, std::size_t concurrency) {
+    return tk::impl::use_columns_form(axis, first_index_fastest, outputs, length, device,
+                                      concurrency, sizeof(float), defaults);
   };
   EXPECT_TRUE(columns(0, false, 16, 625000, true, h200));
   EXPECT_TRUE(columns(0, false, 16, 5, true, h200)) << "up to 128 outputs, whatever the length";
@@ -220,14 +237,17 @@ TEST(TEST_CATEGORY, reduction_axis_columns_plan) {
   // more outputs: groups of columns where the flat form would split the axis
   EXPECT_TRUE(columns(0, false, tk::impl::axis_max_column_outputs + 1, 100000, true, h200));
   EXPECT_TRUE(columns(0, false, 1024, 9765, true, h200));
-  EXPECT_TRUE(columns(0, false, 32768, 305, true, h200)) << "(305, 32768): the flat form splits in 4";
-  EXPECT_FALSE(columns(0, false, 32768, 30, true, h200)) << "(30, 32768): the flat form runs in one pass";
+  EXPECT_TRUE(columns(0, false, 32768, 305, true, h200))
+      << "(305, 32768): the flat form splits in 4";
+  EXPECT_FALSE(columns(0, false, 32768, 30, true, h200))
+      << "(30, 32768): the flat form runs in one pass";
   EXPECT_FALSE(columns(0, false, tk::impl::half_wave(h200), 1000, true, h200))
       << "outputs enough for a wave of the flat form";
   EXPECT_FALSE(columns(0, false, 1024, 9765, false, 2));
   tk::impl::AxisReduceShape one_pass;
   one_pass.segments = 1;
-  EXPECT_FALSE(tk::impl::use_columns_form(0, false, 1024, 9765, true, h200, sizeof(float), one_pass))
+  EXPECT_FALSE(
+      tk::impl::use_columns_form(0, false, 1024, 9765, true, h200, sizeof(float), one_pass))
       << "a forced one-pass call of many outputs keeps the flat form";
   // (6.25e6, 16) floats: teams of 256 (16 lanes per column) over axis_column_waves waves of
   // its kernel (half the device's threads)
@@ -238,7 +258,8 @@ TEST(TEST_CATEGORY, reduction_axis_columns_plan) {
   EXPECT_GE(plan.combine_team, 32);
   // (6.25e5, 16): no more segments than leave each lane axis_min_elements_per_thread rows
   plan = tk::impl::plan_axis_columns(16, 625000, h200, sizeof(float), defaults);
-  EXPECT_EQ(plan.segments, std::min<std::size_t>(tk::impl::axis_column_waves * wave / 256, 625000 / (16 * 32)));
+  EXPECT_EQ(plan.segments,
+            std::min<std::size_t>(tk::impl::axis_column_waves * wave / 256, 625000 / (16 * 32)));
   // segments of whole 128-byte lines: 16 float columns, 2 rows a step; 3 columns, 32 rows
   EXPECT_EQ(tk::impl::column_segment_length(6250000, 1056, 16), 5920u);
   EXPECT_EQ(tk::impl::column_segment_length(6250000, 2112, 16), 2960u);
@@ -248,11 +269,13 @@ TEST(TEST_CATEGORY, reduction_axis_columns_plan) {
   // a chosen wave count is kept
   tk::impl::AxisReduceShape four_waves;
   four_waves.waves = 4;
-  EXPECT_EQ(tk::impl::plan_axis_columns(16, 6250000, h200, sizeof(float), four_waves).segments, 4 * wave / 256);
+  EXPECT_EQ(tk::impl::plan_axis_columns(16, 6250000, h200, sizeof(float), four_waves).segments,
+            4 * wave / 256);
   // 67 outputs: the team is the largest multiple of 67 up to 256, 3 lanes per column
   plan = tk::impl::plan_axis_columns(67, 301, h200, sizeof(float), defaults);
   EXPECT_EQ(plan.team, 201);
-  EXPECT_EQ(plan.segments, 3u) << "at least axis_min_elements_per_thread rows per lane: 301 / (3 * 32)";
+  EXPECT_EQ(plan.segments, 3u)
+      << "at least axis_min_elements_per_thread rows per lane: 301 / (3 * 32)";
   // short axes: one team, no second pass
   plan = tk::impl::plan_axis_columns(3, 9, h200, sizeof(float), defaults);
   EXPECT_EQ(plan.segments, 1u);
@@ -261,8 +284,10 @@ TEST(TEST_CATEGORY, reduction_axis_columns_plan) {
   plan = tk::impl::plan_axis_columns(1024, 9765, h200, sizeof(float), defaults);
   EXPECT_EQ(plan.columns, tk::impl::axis_column_group);
   EXPECT_EQ(plan.team, 256);
-  EXPECT_EQ(plan.segments, wave / (32 * 256)) << "rounded down: 17 segments would overfill the wave";
-  EXPECT_TRUE(tk::impl::columns_split_folds(1024, plan, h200)) << "one wave, a few partials per thread";
+  EXPECT_EQ(plan.segments, wave / (32 * 256))
+      << "rounded down: 17 segments would overfill the wave";
+  EXPECT_TRUE(tk::impl::columns_split_folds(1024, plan, h200))
+      << "one wave, a few partials per thread";
   // (6.25e6, 16): 16 lanes, 528 segments: 33 partials a thread would be too many to fold
   plan = tk::impl::plan_axis_columns(16, 6250000, h200, sizeof(float), defaults);
   EXPECT_EQ(plan.columns, 16u);
@@ -297,22 +322,28 @@ OutView make_out(const std::string& label, const std::vector<std::size_t>& e) {
 // Every kind along `axis` of `in` (logical row-major values h, dims d with d[0] = 1 for
 // rank 2) for each forced segment count, against host references and the one-pass result.
 template <class Exec, class In>
-void check_along(const Exec& exec, const In& in, const std::vector<double>& h, const std::size_t (&d)[3], int axis,
-                 const std::vector<int>& segment_counts) {
+void check_along(const Exec& exec, const In& in, const std::vector<double>& h,
+                 const std::size_t (&d)[3], int axis, const std::vector<int>& segment_counts) {
   using Mem = typename In::memory_space;
   using Layout = typename In::array_layout;
-  using OutD = std::conditional_t<In::rank == 2, Kokkos::View<double*, Layout, Mem>, Kokkos::View<double**, Layout, Mem>>;
-  using OutF = std::conditional_t<In::rank == 2, Kokkos::View<float*, Layout, Mem>, Kokkos::View<float**, Layout, Mem>>;
+  using OutD = std::conditional_t<In::rank == 2, Kokkos::View<double*, Layout, Mem>,
+                                  Kokkos::View<double**, Layout, Mem>>;
+  using OutF = std::conditional_t<In::rank == 2, Kokkos::View<float*, Layout, Mem>,
+                                  Kokkos::View<float**, Layout, Mem>>;
   const int ref_axis = axis + (In::rank == 2 ? 1 : 0);
   std::vector<std::size_t> out_extents;
   for (int a = 0; a < static_cast<int>(In::rank); ++a)
     if (a != axis) out_extents.push_back(in.extent(a));
   const auto plus = [](double a, double b) { return a + b; };
   const auto want_sum = host_along(h, d, ref_axis, 0.0, plus);
-  const auto want_abs = host_along(h, d, ref_axis, 0.0, [](double a, double b) { return a + std::fabs(b); });
-  const auto want_sq = host_along(h, d, ref_axis, 0.0, [](double a, double b) { return a + b * b; });
-  const auto want_min = host_along(h, d, ref_axis, 1e300, [](double a, double b) { return std::min(a, b); });
-  const auto want_max = host_along(h, d, ref_axis, -1e300, [](double a, double b) { return std::max(a, b); });
+  const auto want_abs =
+      host_along(h, d, ref_axis, 0.0, [](double a, double b) { return a + std::fabs(b); });
+  const auto want_sq =
+      host_along(h, d, ref_axis, 0.0, [](double a, double b) { return a + b * b; });
+  const auto want_min =
+      host_along(h, d, ref_axis, 1e300, [](double a, double b) { return std::min(a, b); });
+  const auto want_max =
+      host_along(h, d, ref_axis, -1e300, [](double a, double b) { return std::max(a, b); });
 
   OutD sum_d = make_out<OutD>("sum_d", out_extents);
   OutF sum_f = make_out<OutF>("sum_f", out_extents), min_f = make_out<OutF>("min_f", out_extents),
@@ -333,17 +364,21 @@ void check_along(const Exec& exec, const In& in, const std::vector<double>& h, c
     max_float.along(exec, split, axis, max_f, in);
     l2_float.along(exec, split, axis, l2_f, in);
     exec.fence();
-    const auto gsd = to_host(sum_d), gsf = to_host(sum_f), gmin = to_host(min_f), gmax = to_host(max_f),
-               gl2 = to_host(l2_f);
+    const auto gsd = to_host(sum_d), gsf = to_host(sum_f), gmin = to_host(min_f),
+               gmax = to_host(max_f), gl2 = to_host(l2_f);
     ASSERT_EQ(gsd.size(), want_sum.size());
     for (std::size_t i = 0; i < want_sum.size(); ++i) {
       // float data summed in double: only the order of the additions differs
       EXPECT_NEAR(gsd[i], want_sum[i], 1e-13 * want_abs[i] + 1e-300) << "sum<double> " << i;
       // in float: short block sums, then sums of those: far below 1e-5 of sum |x|
       EXPECT_NEAR(gsf[i], want_sum[i], 1e-5 * want_abs[i] + 1e-30) << "sum<float> " << i;
-      EXPECT_EQ(gmin[i], static_cast<float>(want_min[i] > 1e299 ? Kokkos::reduction_identity<float>::min() : want_min[i]))
+      EXPECT_EQ(gmin[i],
+                static_cast<float>(want_min[i] > 1e299 ? Kokkos::reduction_identity<float>::min()
+                                                       : want_min[i]))
           << "min " << i;
-      EXPECT_EQ(gmax[i], static_cast<float>(want_max[i] < -1e299 ? Kokkos::reduction_identity<float>::max() : want_max[i]))
+      EXPECT_EQ(gmax[i],
+                static_cast<float>(want_max[i] < -1e299 ? Kokkos::reduction_identity<float>::max()
+                                                        : want_max[i]))
           << "max " << i;
       EXPECT_NEAR(gl2[i], std::sqrt(want_sq[i]), 2e-6 * std::sqrt(want_sq[i])) << "l2 " << i;
     }
@@ -404,8 +439,10 @@ void split_edges_and_broadcasting() {
   const std::size_t n = 1000, m = 5;
   Kokkos::View<double**, Mem> col("col", n, 1);
   Kokkos::View<double*, Mem> row("row", m), along0("along0", m), along1("along1", n);
-  fill(col, [](std::size_t i, std::size_t, std::size_t) { return 1.0 + static_cast<double>(i % 17); });
-  fill(row, [](std::size_t j, std::size_t, std::size_t) { return 0.5 * static_cast<double>(j + 1); });
+  fill(col,
+       [](std::size_t i, std::size_t, std::size_t) { return 1.0 + static_cast<double>(i % 17); });
+  fill(row,
+       [](std::size_t j, std::size_t, std::size_t) { return 0.5 * static_cast<double>(j + 1); });
   double col_sum = 0;
   for (std::size_t i = 0; i < n; ++i) col_sum += 1.0 + static_cast<double>(i % 17);
   const auto product = tk::make_reduction(tk::fn::Multiplies{}, tk::fn::Plus{}, 0.0);
@@ -416,8 +453,10 @@ void split_edges_and_broadcasting() {
     product.along(exec, split, 1, along1, col, row);
     exec.fence();
     const auto g0 = to_host(along0), g1 = to_host(along1);
-    for (std::size_t j = 0; j < m; ++j) EXPECT_EQ(g0[j], col_sum * 0.5 * static_cast<double>(j + 1)) << j;
-    for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(g1[i], (1.0 + static_cast<double>(i % 17)) * 7.5) << i;
+    for (std::size_t j = 0; j < m; ++j)
+      EXPECT_EQ(g0[j], col_sum * 0.5 * static_cast<double>(j + 1)) << j;
+    for (std::size_t i = 0; i < n; ++i)
+      EXPECT_EQ(g1[i], (1.0 + static_cast<double>(i % 17)) * 7.5) << i;
   }
 
   // axis length 0: every output is the identity (post-mapped), whatever the split
@@ -474,11 +513,13 @@ void split_steady_state() {
   counter.stop();
   const bool device = tk::impl::is_device_space<Exec>();
   const std::size_t concurrency = static_cast<std::size_t>(exec.concurrency());
-  const bool columns = tk::impl::use_columns_form(0, false, 3, 400, device, concurrency, sizeof(double), split);
+  const bool columns =
+      tk::impl::use_columns_form(0, false, 3, 400, device, concurrency, sizeof(double), split);
   const bool folds = tk::impl::axis_split_folds(
-      3, tk::impl::plan_axis(3, 400, false, columns, device, concurrency, sizeof(double), split), false, columns,
-      device, concurrency);
-  EXPECT_EQ(counter.kernels, folds ? 1 : 2) << "split: pass 1 and pass 2, unless pass 1's last team combines";
+      3, tk::impl::plan_axis(3, 400, false, columns, device, concurrency, sizeof(double), split),
+      false, columns, device, concurrency);
+  EXPECT_EQ(counter.kernels, folds ? 1 : 2)
+      << "split: pass 1 and pass 2, unless pass 1's last team combines";
   EXPECT_EQ(counter.allocations, 0) << "a split reduction allocated in steady state";
   split.segments = 1;
   counter.start();

@@ -33,11 +33,15 @@ double read(const View& v) {
 // map for counting: every element contributes exactly 1
 struct One {
   template <class A>
-  KOKKOS_INLINE_FUNCTION long long operator()(A) const { return 1; }
+  KOKKOS_INLINE_FUNCTION long long operator()(A) const {
+    return 1;
+  }
 };
 struct Times {
   template <class A, class B>
-  KOKKOS_INLINE_FUNCTION auto operator()(A a, B b) const -> decltype(a * b) { return a * b; }
+  KOKKOS_INLINE_FUNCTION auto operator()(A a, B b) const -> decltype(a * b) {
+    return a * b;
+  }
 };
 
 // The sizes that sit on the kernel's boundaries for the default grid of this instance.
@@ -48,10 +52,12 @@ std::vector<std::size_t> boundary_sizes(const Exec& exec) {
   const std::size_t grid_teams = std::max<std::size_t>(
       1, static_cast<std::size_t>(tk::impl::default_reduce_waves) *
              tk::impl::half_wave(static_cast<std::size_t>(exec.concurrency())) / team);
-  const std::size_t grid = grid_teams * chunk;  // one chunk for every team of the grid
+  const std::size_t grid = grid_teams * chunk;      // one chunk for every team of the grid
   const std::size_t warp_shares = grid_teams * 32;  // every team a share of exactly 32
-  std::vector<std::size_t> sizes = {1, 2, team - 1, team, team + 1, chunk - 1, chunk + 1, 3 * chunk + 7};
-  for (std::size_t s : {warp_shares - 1, warp_shares, warp_shares + 1, grid - 1, grid, grid + 1, 2 * grid + team + 3})
+  std::vector<std::size_t> sizes = {1,        2,         team - 1,  team,
+                                    team + 1, chunk - 1, chunk + 1, 3 * chunk + 7};
+  for (std::size_t s : {warp_shares - 1, warp_shares, warp_shares + 1, grid - 1, grid, grid + 1,
+                        2 * grid + team + 3})
     sizes.push_back(s);
   sizes.push_back(3000001);  // large and odd: several chunks per share and a ragged end
   return sizes;
@@ -140,15 +146,19 @@ void identities_other_than_zero() {
     EXPECT_NEAR(read(rd), product, 1e-12 * n) << "product";
     EXPECT_NEAR(prod.value(exec, x), product, 1e-12 * n) << "product, value()";
 
-    const auto negate = tk::make_reduction(tk::fn::Negate{}, tk::fn::Maximum{}, -std::numeric_limits<double>::infinity());
-    EXPECT_EQ(negate.value(exec, x), -*std::min_element(hx.begin(), hx.end())) << "max of negative values";
+    const auto negate = tk::make_reduction(tk::fn::Negate{}, tk::fn::Maximum{},
+                                           -std::numeric_limits<double>::infinity());
+    EXPECT_EQ(negate.value(exec, x), -*std::min_element(hx.begin(), hx.end()))
+        << "max of negative values";
     EXPECT_EQ(tk::min_reduction<double>().value(exec, x), *std::min_element(hx.begin(), hx.end()));
   }
   Kokkos::View<double*, Mem> empty("empty", 0);
   EXPECT_EQ(tk::make_reduction(tk::fn::Identity{}, Times{}, 1.0).value(exec, empty), 1.0);
-  EXPECT_EQ(tk::make_reduction(tk::fn::Identity{}, tk::fn::Plus{}, 3.0, tk::fn::Sqrt{}).value(exec, empty),
+  EXPECT_EQ(tk::make_reduction(tk::fn::Identity{}, tk::fn::Plus{}, 3.0, tk::fn::Sqrt{})
+                .value(exec, empty),
             std::sqrt(3.0));
-  EXPECT_EQ(tk::min_reduction<double>().value(exec, empty), Kokkos::reduction_identity<double>::min());
+  EXPECT_EQ(tk::min_reduction<double>().value(exec, empty),
+            Kokkos::reduction_identity<double>::min());
   tk::sum(exec, rd, empty);  // the asynchronous form writes the identity too
   exec.fence();
   EXPECT_EQ(read(rd), 0.0);
@@ -198,8 +208,8 @@ void device_kernel_on_every_backend() {
   const auto& exec = pool[0];
   const bool device = tk::impl::is_device_space<Exec>();
   Kokkos::View<double, Mem> rd("rd");
-  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(64), std::size_t(1001),
-                        std::size_t(100003)}) {
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(64),
+                        std::size_t(1001), std::size_t(100003)}) {
     Kokkos::View<double*, Mem> x("x", n);
     const auto hx = fill_random(x, -1.0, 1.0, 3);
     double squares = 0;
@@ -215,11 +225,12 @@ void device_kernel_on_every_backend() {
           shape.per_thread = per_thread;
           shape.waves = waves;
           Kokkos::deep_copy(exec, rd, -1.0);
-          tk::impl::reduce_whole_on_device(std::string("test"), exec, expr, index, n, tk::fn::Plus{}, 0.0,
-                                           tk::fn::Sqrt{}, rd, shape);
+          tk::impl::reduce_whole_on_device(std::string("test"), exec, expr, index, n,
+                                           tk::fn::Plus{}, 0.0, tk::fn::Sqrt{}, rd, shape);
           exec.fence();
           EXPECT_NEAR(read(rd), std::sqrt(squares), 1e-12 * (1 + std::sqrt(squares)))
-              << "n " << n << " team " << team << " per_thread " << per_thread << " waves " << waves;
+              << "n " << n << " team " << team << " per_thread " << per_thread << " waves "
+              << waves;
         }
   }
 }
@@ -241,7 +252,8 @@ void stays_on_the_device_until_value() {
   total(exec, rd, x);  // first use on this instance: the scratch is set up
   exec.fence();
   portasim::Event<Exec> busy_done(false);
-  portasim::testing::fill_after_busy_work(exec, x, sink, 0.5f, portasim::testing::busy_rounds<Exec>(200000));
+  portasim::testing::fill_after_busy_work(exec, x, sink, 0.5f,
+                                          portasim::testing::busy_rounds<Exec>(200000));
   busy_done.record(exec);
   total(exec, rd, x);
   if (tk::impl::is_device_space<Exec>())
@@ -255,6 +267,8 @@ TEST(TEST_CATEGORY, reduction_grid_boundaries) { every_kind_at_grid_boundaries<T
 TEST(TEST_CATEGORY, reduction_identities) { identities_other_than_zero<TEST_EXECSPACE>(); }
 TEST(TEST_CATEGORY, reduction_grid_shapes) { other_grid_shapes<TEST_EXECSPACE>(); }
 TEST(TEST_CATEGORY, reduction_device_kernel) { device_kernel_on_every_backend<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, reduction_stays_on_device) { stays_on_the_device_until_value<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, reduction_stays_on_device) {
+  stays_on_the_device_until_value<TEST_EXECSPACE>();
+}
 
 }  // namespace test_reduction_grid

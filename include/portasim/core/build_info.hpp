@@ -16,7 +16,7 @@ struct DeviceProperties {
   int multiprocessors = 0;
   int compute_capability_major = 0;
   int compute_capability_minor = 0;
-  std::size_t free_memory_bytes = 0;     // 0: not queried (only the device in use is)
+  std::size_t free_memory_bytes = 0;  // 0: not queried (only the device in use is)
   int memory_clock_khz = 0;
   int memory_bus_width_bits = 0;
   double memory_bandwidth_gb_per_s = 0;  // theoretical peak from clock and bus width
@@ -39,8 +39,8 @@ struct BuildInfo {
   std::string kokkos_arch;
   std::vector<std::string> backends;  // enabled Kokkos execution spaces, e.g. {"Serial", "OpenMP"}
   std::string default_backend;
-  int host_concurrency = 0;  // threads of Kokkos' default host execution space
-  int active_device = -1;    // the GPU Kokkos runs on; -1 without a GPU backend
+  int host_concurrency = 0;      // threads of Kokkos' default host execution space
+  int active_device = -1;        // the GPU Kokkos runs on; -1 without a GPU backend
   std::string device_selection;  // why that GPU (device_selection.hpp); empty without one
   HostProperties host;
   bool mpi = false;
@@ -53,7 +53,8 @@ HostProperties host_properties();
 // Visible GPUs; empty in builds without a GPU backend or on machines without a GPU.
 std::vector<DeviceProperties> device_properties();
 
-void print_info(std::ostream& out, const BuildInfo& build, const std::vector<DeviceProperties>& devices);
+void print_info(std::ostream& out, const BuildInfo& build,
+                const std::vector<DeviceProperties>& devices);
 void print_info_json(std::ostream& out, const BuildInfo& build,
                      const std::vector<DeviceProperties>& devices);
 

@@ -91,16 +91,15 @@ KOKKOS_INLINE_FUNCTION double multiply_unfused(double a, double b) {
 inline bool is_allocation_failure(const std::exception& e) noexcept {
   if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) return true;
   const std::string_view message = e.what();
-  for (const std::string_view form : {"memory space failed to allocate", "Kokkos failed to allocate",
-                                      "allocation failure"})
+  for (const std::string_view form :
+       {"memory space failed to allocate", "Kokkos failed to allocate", "allocation failure"})
     if (message.find(form) != std::string_view::npos) return true;
   return false;
 }
 
 inline std::string kokkos_version_string() {
-  return std::to_string(KOKKOS_VERSION / 10000) + "." +
-         std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
-         std::to_string(KOKKOS_VERSION % 100);
+  return std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) +
+         "." + std::to_string(KOKKOS_VERSION % 100);
 }
 
 }  // namespace portasim::compat

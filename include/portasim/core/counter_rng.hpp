@@ -28,16 +28,21 @@ KOKKOS_INLINE_FUNCTION void mul_hi_lo(std::uint32_t a, std::uint32_t b, std::uin
 
 // Ten rounds of Philox4x32 on counter (stream, counter) under key `seed`.
 KOKKOS_INLINE_FUNCTION Philox4x32 philox4x32(std::uint64_t seed, std::uint64_t stream,
-                                              std::uint64_t counter) {
-  std::uint32_t c0 = static_cast<std::uint32_t>(counter), c1 = static_cast<std::uint32_t>(counter >> 32);
-  std::uint32_t c2 = static_cast<std::uint32_t>(stream), c3 = static_cast<std::uint32_t>(stream >> 32);
+                                             std::uint64_t counter) {
+  std::uint32_t c0 = static_cast<std::uint32_t>(counter),
+                c1 = static_cast<std::uint32_t>(counter >> 32);
+  std::uint32_t c2 = static_cast<std::uint32_t>(stream),
+                c3 = static_cast<std::uint32_t>(stream >> 32);
   std::uint32_t k0 = static_cast<std::uint32_t>(seed), k1 = static_cast<std::uint32_t>(seed >> 32);
   for (int round = 0; round < 10; ++round) {
     std::uint32_t hi0, lo0, hi1, lo1;
     impl::mul_hi_lo(0xD2511F53u, c0, hi0, lo0);
     impl::mul_hi_lo(0xCD9E8D57u, c2, hi1, lo1);
     const std::uint32_t n0 = hi1 ^ c1 ^ k0, n1 = lo1, n2 = hi0 ^ c3 ^ k1, n3 = lo0;
-    c0 = n0; c1 = n1; c2 = n2; c3 = n3;
+    c0 = n0;
+    c1 = n1;
+    c2 = n2;
+    c3 = n3;
     k0 += 0x9E3779B9u;
     k1 += 0xBB67AE85u;
   }

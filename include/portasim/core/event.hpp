@@ -43,8 +43,8 @@ class Event {
 
  private:
   void require_recorded(const char* operation) const {
-    require(m_impl.recorded(), std::string("Event::") + operation +
-                                   " called on an event that was never recorded");
+    require(m_impl.recorded(),
+            std::string("Event::") + operation + " called on an event that was never recorded");
   }
   impl::EventImpl<ExecutionSpace> m_impl;
 };

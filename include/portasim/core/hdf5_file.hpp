@@ -20,15 +20,25 @@ namespace portasim::io {
 
 namespace impl {
 
-enum class ScalarType { float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64 };
+enum class ScalarType {
+  float32,
+  float64,
+  int8,
+  int16,
+  int32,
+  int64,
+  uint8,
+  uint16,
+  uint32,
+  uint64
+};
 
 template <class T>
-constexpr bool is_scalar_v =
-    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int8_t> ||
-    std::is_same_v<T, std::int16_t> || std::is_same_v<T, std::int32_t> ||
-    std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint8_t> ||
-    std::is_same_v<T, std::uint16_t> || std::is_same_v<T, std::uint32_t> ||
-    std::is_same_v<T, std::uint64_t>;
+constexpr bool is_scalar_v = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                             std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int16_t> ||
+                             std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
+                             std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t> ||
+                             std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t>;
 
 template <class T>
 constexpr ScalarType scalar_type_of() {
@@ -125,7 +135,8 @@ class H5File {
   // (out of range, a fraction or NaN into an integer) are refused with invalid_argument
   // rather than clipped the way HDF5 does by default.
   template <class T>
-  std::vector<T> read(const std::string& dataset_path, std::vector<std::size_t>* shape = nullptr) const {
+  std::vector<T> read(const std::string& dataset_path,
+                      std::vector<std::size_t>* shape = nullptr) const {
     std::vector<T> values;
     read_raw(dataset_path, impl::scalar_type_of<T>(), impl::read_target(values), shape, nullptr);
     return values;
@@ -137,7 +148,8 @@ class H5File {
                          std::size_t length = static_cast<std::size_t>(-1)) const {
     std::vector<T> values;
     const std::vector<std::size_t> expected{length};
-    read_raw(dataset_path, impl::scalar_type_of<T>(), impl::read_target(values), nullptr, &expected);
+    read_raw(dataset_path, impl::scalar_type_of<T>(), impl::read_target(values), nullptr,
+             &expected);
     return values;
   }
 
@@ -145,14 +157,17 @@ class H5File {
   template <class T>
   T read_attribute(const std::string& object_path, const std::string& name) const {
     std::vector<T> values;
-    read_attribute_raw(object_path, name, impl::scalar_type_of<T>(), impl::read_target(values), true);
+    read_attribute_raw(object_path, name, impl::scalar_type_of<T>(), impl::read_target(values),
+                       true);
     return values.front();
   }
   // A numeric attribute of any size, flattened.
   template <class T>
-  std::vector<T> read_vector_attribute(const std::string& object_path, const std::string& name) const {
+  std::vector<T> read_vector_attribute(const std::string& object_path,
+                                       const std::string& name) const {
     std::vector<T> values;
-    read_attribute_raw(object_path, name, impl::scalar_type_of<T>(), impl::read_target(values), false);
+    read_attribute_raw(object_path, name, impl::scalar_type_of<T>(), impl::read_target(values),
+                       false);
     return values;
   }
   // Fixed- or variable-length, as h5py, NumPy or the HDF5 tools wrote it.
@@ -228,7 +243,8 @@ class ExtendibleDataset {
   // Reopens one made before (by this class or anyone with an unlimited first axis) to
   // append to it, e.g. when a run resumes.
   static ExtendibleDataset open(H5File& file, const std::string& dataset_path) {
-    return ExtendibleDataset(impl::RawExtendibleDataset::open(file, dataset_path, impl::scalar_type_of<T>()));
+    return ExtendibleDataset(
+        impl::RawExtendibleDataset::open(file, dataset_path, impl::scalar_type_of<T>()));
   }
 
   // Writes items x prod(item_dims) values, row-major, after the last item.
@@ -247,11 +263,11 @@ class ExtendibleDataset {
 // `path`: its folder is missing or not writable, or `path` is a folder.
 void require_writable(const std::string& path);
 
-// Writes go to io::temporary_path_of(final_path) (final_path + ".partial") in the same folder, and commit() renames that over
-// final_path; without commit() the destructor removes it. A failed or killed run therefore
-// never leaves a half-written file under the final name and never damages one already there.
-// Close every H5File and ExtendibleDataset on temporary_path() before commit(): HDF5 finishes
-// a file only when its last handle closes.
+// Writes go to io::temporary_path_of(final_path) (final_path + ".partial") in the same folder, and
+// commit() renames that over final_path; without commit() the destructor removes it. A failed or
+// killed run therefore never leaves a half-written file under the final name and never damages one
+// already there. Close every H5File and ExtendibleDataset on temporary_path() before commit(): HDF5
+// finishes a file only when its last handle closes.
 class AtomicOutput {
  public:
   // Checks at once that the folder exists and is writable, so that a long run does not fail

@@ -31,8 +31,8 @@ class InstancePool {
 
   int size() const noexcept { return static_cast<int>(m_instances.size()); }
   const ExecutionSpace& operator[](int i) const {
-    require(i >= 0 && i < size(), "InstancePool index " + std::to_string(i) +
-                                      " out of range [0, " + std::to_string(size()) + ")");
+    require(i >= 0 && i < size(), "InstancePool index " + std::to_string(i) + " out of range [0, " +
+                                      std::to_string(size()) + ")");
     return m_instances[static_cast<std::size_t>(i)];
   }
   void fence_all() const {

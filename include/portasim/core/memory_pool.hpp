@@ -170,8 +170,8 @@ class CachingPoolState {
     }
     throw_error(ErrorKind::out_of_memory,
                 pool_exhausted_message(std::string("MemoryPool<") + MemorySpace::name() + ">",
-                                       size_class, m_stats.used_bytes, m_stats.total_bytes,
-                                       m_limit, m_limit_bytes, limit_hit, space_free));
+                                       size_class, m_stats.used_bytes, m_stats.total_bytes, m_limit,
+                                       m_limit_bytes, limit_hit, space_free));
   }
 
   mutable std::mutex m_mutex;
@@ -208,7 +208,8 @@ class MemoryPool {
 
   // An uninitialized View (like view_alloc(WithoutInitializing)) of the given runtime
   // extents, for work on `exec`. Its value type must not need constructors or destructors.
-  template <class DataType, class Layout = Kokkos::LayoutRight, class ExecutionSpace, class... Extents>
+  template <class DataType, class Layout = Kokkos::LayoutRight, class ExecutionSpace,
+            class... Extents>
   PooledView<DataType, MemorySpace, Layout> view(const ExecutionSpace& exec, Extents... extents) {
     using value_type = typename PooledView<DataType, MemorySpace, Layout>::view_type::value_type;
     static_assert(std::is_trivially_destructible<value_type>::value,

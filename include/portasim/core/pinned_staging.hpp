@@ -23,9 +23,9 @@ class PinnedStaging {
   PinnedStaging(int slots, std::size_t elements_per_slot, const std::string& label = "staging") {
     require(slots > 0, "PinnedStaging needs at least one slot, got " + std::to_string(slots));
     for (int i = 0; i < slots; ++i) {
-      m_buffers.emplace_back(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                label + "_" + std::to_string(i)),
-                             elements_per_slot);
+      m_buffers.emplace_back(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "_" + std::to_string(i)),
+          elements_per_slot);
       m_copied.emplace_back(/*timing=*/false);
       m_sizes.push_back(0);
     }
@@ -38,7 +38,8 @@ class PinnedStaging {
   template <class SourceView>
   void copy_async(const ExecutionSpace& exec, int slot, const SourceView& source) {
     check_slot(slot);
-    require(source.span_is_contiguous(), "PinnedStaging::copy_async needs a contiguous source view");
+    require(source.span_is_contiguous(),
+            "PinnedStaging::copy_async needs a contiguous source view");
     const std::size_t count = source.span();
     require(count <= capacity(), "PinnedStaging::copy_async: source has " + std::to_string(count) +
                                      " elements, slot holds " + std::to_string(capacity()));
@@ -57,8 +58,9 @@ class PinnedStaging {
     check_slot(slot);
     const auto& copied = m_copied[static_cast<std::size_t>(slot)];
     if (copied.recorded()) copied.synchronize();
-    return Kokkos::subview(m_buffers[static_cast<std::size_t>(slot)],
-                           Kokkos::make_pair(std::size_t(0), m_sizes[static_cast<std::size_t>(slot)]));
+    return Kokkos::subview(
+        m_buffers[static_cast<std::size_t>(slot)],
+        Kokkos::make_pair(std::size_t(0), m_sizes[static_cast<std::size_t>(slot)]));
   }
 
   bool ready(int slot) const {

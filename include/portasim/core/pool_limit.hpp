@@ -54,8 +54,8 @@ std::string format_bytes(std::size_t bytes);
 namespace impl {
 // The message of an allocation a pool refused: what was asked, what is in use and held,
 // the limit and where it came from, the space's free memory when known, and what to do.
-std::string pool_exhausted_message(std::string_view pool, std::size_t requested,
-                                   std::size_t used, std::size_t held, const PoolLimit& limit,
+std::string pool_exhausted_message(std::string_view pool, std::size_t requested, std::size_t used,
+                                   std::size_t held, const PoolLimit& limit,
                                    std::size_t limit_bytes, bool limit_hit,
                                    std::size_t space_free_bytes);
 }  // namespace impl

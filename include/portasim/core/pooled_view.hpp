@@ -17,13 +17,13 @@
 namespace portasim {
 
 struct PoolStatistics {
-  std::size_t used_bytes = 0;    // in blocks handed out (rounded to the block's size class)
-  std::size_t total_bytes = 0;   // held by the pool: in use plus cached for reuse
-  std::size_t used_blocks = 0;   // blocks handed out and not yet returned
-  std::size_t free_blocks = 0;   // cached blocks ready for reuse
-  std::size_t hits = 0;          // allocations served from the cache (caching pool only)
-  std::size_t misses = 0;        // allocations that went to the memory space
-  std::size_t limit_bytes = 0;   // SIZE_MAX when unlimited
+  std::size_t used_bytes = 0;   // in blocks handed out (rounded to the block's size class)
+  std::size_t total_bytes = 0;  // held by the pool: in use plus cached for reuse
+  std::size_t used_blocks = 0;  // blocks handed out and not yet returned
+  std::size_t free_blocks = 0;  // cached blocks ready for reuse
+  std::size_t hits = 0;         // allocations served from the cache (caching pool only)
+  std::size_t misses = 0;       // allocations that went to the memory space
+  std::size_t limit_bytes = 0;  // SIZE_MAX when unlimited
 };
 
 // Shared ownership of a pool block of `bytes()` bytes (at least what was asked).

@@ -96,10 +96,10 @@ class StreamOrderedPoolState {
     } catch (...) {
     }
     throw_error(ErrorKind::out_of_memory,
-                pool_exhausted_message(std::string("StreamOrderedPool<") + ExecutionSpace::name() + ">",
-                                       bytes, m_stats.used_bytes,
-                                       m_allocator.reserved_bytes(m_stats.used_bytes), m_limit,
-                                       m_stats.limit_bytes, limit_hit, space_free));
+                pool_exhausted_message(
+                    std::string("StreamOrderedPool<") + ExecutionSpace::name() + ">", bytes,
+                    m_stats.used_bytes, m_allocator.reserved_bytes(m_stats.used_bytes), m_limit,
+                    m_stats.limit_bytes, limit_hit, space_free));
   }
 
   mutable std::mutex m_mutex;
@@ -127,9 +127,8 @@ class StreamOrderedPool {
     const std::size_t size = bytes == 0 ? 1 : bytes;
     void* memory = m_state->acquire(exec, size);
     auto state = m_state;
-    std::shared_ptr<void> owner(memory, [state, exec, size](void* block) {
-      state->give_back(exec, block, size);
-    });
+    std::shared_ptr<void> owner(
+        memory, [state, exec, size](void* block) { state->give_back(exec, block, size); });
     return PoolBlock(std::move(owner), size);
   }
 
@@ -139,7 +138,8 @@ class StreamOrderedPool {
     static_assert(std::is_trivially_destructible<value_type>::value,
                   "pooled Views skip constructors and destructors of their values");
     const std::size_t bytes = impl::pooled_view_bytes<DataType, memory_space, Layout>(extents...);
-    return impl::make_pooled_view<DataType, memory_space, Layout>(allocate(exec, bytes), extents...);
+    return impl::make_pooled_view<DataType, memory_space, Layout>(allocate(exec, bytes),
+                                                                  extents...);
   }
 
   PoolStatistics statistics() const { return m_state->statistics(); }

@@ -41,13 +41,15 @@ void copy(const ExecutionSpace& exec, const Destination& destination, const Sour
   // Messages only on failure: a View's label lives in device memory on CUDA, and reading it
   // is a blocking copy that would make every transfer wait for the device.
   const auto refuse = [&](const char* why) {
-    require(false, "copy from " + impl::describe_view(source) + " to " + impl::describe_view(destination) + ": " + why);
+    require(false, "copy from " + impl::describe_view(source) + " to " +
+                       impl::describe_view(destination) + ": " + why);
   };
   for (unsigned r = 0; r < Source::rank; ++r)
     if (destination.extent(r) != source.extent(r)) refuse("extents differ");
   if (!destination.span_is_contiguous() || !source.span_is_contiguous())
     refuse("both views must be contiguous (copy a contiguous temporary instead)");
-  if (Source::rank > 1 && !std::is_same<typename Destination::array_layout, typename Source::array_layout>::value)
+  if (Source::rank > 1 &&
+      !std::is_same<typename Destination::array_layout, typename Source::array_layout>::value)
     refuse("the layouts differ (a transposing copy is not a transfer)");
   Kokkos::deep_copy(exec, destination, source);
 }

@@ -25,8 +25,10 @@ inline mpi::Block hh_neurons(const mpi::Communicator& comm, std::int64_t neurons
 
 // This rank's part of a run of `global.neurons` neurons: its neuron count, and a trace chunk
 // size that gives every rank the same samples per chunk (so that chunks can be gathered).
-inline hh::Config hh_local_config(const mpi::Communicator& comm, const hh::Config& global, std::size_t element_bytes) {
-  require(global.neurons >= comm.size(), "hh: " + std::to_string(global.neurons) + " neurons cannot be split over " +
+inline hh::Config hh_local_config(const mpi::Communicator& comm, const hh::Config& global,
+                                  std::size_t element_bytes) {
+  require(global.neurons >= comm.size(), "hh: " + std::to_string(global.neurons) +
+                                             " neurons cannot be split over " +
                                              std::to_string(comm.size()) + " MPI ranks");
   hh::Config local = global;
   local.neurons = hh_neurons(comm, global.neurons).size();
@@ -34,9 +36,11 @@ inline hh::Config hh_local_config(const mpi::Communicator& comm, const hh::Confi
     const std::int64_t variables = global.trace == hh::Trace::all ? 4 : 1;
     const std::int64_t widest = mpi::block_of(global.neurons, 0, comm.size()).size();
     const std::int64_t rows = std::clamp<std::int64_t>(
-        static_cast<std::int64_t>(global.trace_chunk_bytes) / (variables * widest * static_cast<std::int64_t>(element_bytes)), 1,
-        hh::sample_count(global));
-    local.trace_chunk_bytes = static_cast<std::size_t>(rows * variables * local.neurons) * element_bytes;
+        static_cast<std::int64_t>(global.trace_chunk_bytes) /
+            (variables * widest * static_cast<std::int64_t>(element_bytes)),
+        1, hh::sample_count(global));
+    local.trace_chunk_bytes =
+        static_cast<std::size_t>(rows * variables * local.neurons) * element_bytes;
   }
   if (!comm.is_root()) local.progress = nullptr;
   return local;
@@ -47,7 +51,8 @@ inline hh::Config hh_local_config(const mpi::Communicator& comm, const hh::Confi
 template <class Scalar>
 class GatheredTraceSink : public hh::TraceSink<Scalar> {
  public:
-  GatheredTraceSink(const mpi::Communicator& comm, std::int64_t neurons, hh::TraceSink<Scalar>* root_sink)
+  GatheredTraceSink(const mpi::Communicator& comm, std::int64_t neurons,
+                    hh::TraceSink<Scalar>* root_sink)
       : m_comm(comm), m_neurons(neurons), m_sink(root_sink) {}
 
   void consume(const hh::TraceChunk<Scalar>& chunk) override {
@@ -55,12 +60,16 @@ class GatheredTraceSink : public hh::TraceSink<Scalar> {
     const int size = m_comm.size();
     std::vector<std::size_t> bytes(static_cast<std::size_t>(size));
     for (int r = 0; r < size; ++r)
-      bytes[static_cast<std::size_t>(r)] = static_cast<std::size_t>(chunk.samples * mpi::block_of(m_neurons, r, size).size()) * sizeof(Scalar);
+      bytes[static_cast<std::size_t>(r)] =
+          static_cast<std::size_t>(chunk.samples * mpi::block_of(m_neurons, r, size).size()) *
+          sizeof(Scalar);
     const std::size_t total = static_cast<std::size_t>(chunk.samples * m_neurons);
     for (int i = 0; i < 4; ++i) {
       if (!parts[i]) continue;
       m_blocks.resize(m_comm.is_root() ? total : 0);
-      m_comm.gatherv(parts[i], static_cast<std::size_t>(chunk.samples * chunk.neurons) * sizeof(Scalar), m_blocks.data(), bytes);
+      m_comm.gatherv(parts[i],
+                     static_cast<std::size_t>(chunk.samples * chunk.neurons) * sizeof(Scalar),
+                     m_blocks.data(), bytes);
       if (!m_comm.is_root()) continue;
       // Rank-major blocks (samples x its neurons) -> sample-major rows of all neurons.
       m_whole[i].resize(total);
@@ -68,12 +77,14 @@ class GatheredTraceSink : public hh::TraceSink<Scalar> {
       for (int r = 0; r < size; ++r) {
         const mpi::Block b = mpi::block_of(m_neurons, r, size);
         for (std::int64_t j = 0; j < chunk.samples; ++j)
-          std::memcpy(m_whole[i].data() + j * m_neurons + b.begin, from + j * b.size(), static_cast<std::size_t>(b.size()) * sizeof(Scalar));
+          std::memcpy(m_whole[i].data() + j * m_neurons + b.begin, from + j * b.size(),
+                      static_cast<std::size_t>(b.size()) * sizeof(Scalar));
         from += chunk.samples * b.size();
       }
     }
     if (!m_comm.is_root() || !m_sink) return;
-    hh::TraceChunk<Scalar> whole{chunk.first_sample, chunk.samples, m_neurons, nullptr, nullptr, nullptr, nullptr};
+    hh::TraceChunk<Scalar> whole{
+        chunk.first_sample, chunk.samples, m_neurons, nullptr, nullptr, nullptr, nullptr};
     const Scalar** targets[] = {&whole.v, &whole.m, &whole.h, &whole.n};
     for (int i = 0; i < 4; ++i)
       if (parts[i]) *targets[i] = m_whole[i].data();
@@ -111,7 +122,8 @@ std::vector<T> gather_values(const mpi::Communicator& comm, const std::vector<T>
 
 template <class T>
 Kokkos::View<T*, Kokkos::HostSpace> host_view(const std::vector<T>& values, const char* label) {
-  Kokkos::View<T*, Kokkos::HostSpace> view(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), values.size());
+  Kokkos::View<T*, Kokkos::HostSpace> view(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), values.size());
   if (!values.empty()) std::memcpy(view.data(), values.data(), values.size() * sizeof(T));
   return view;
 }
@@ -120,7 +132,8 @@ Kokkos::View<T*, Kokkos::HostSpace> host_view(const std::vector<T>& values, cons
 // The whole population's result on the root (host views, CSR offsets renumbered; times the
 // slowest rank's, dropped spikes summed); an empty result elsewhere. Collective.
 template <class Scalar, class MemorySpace>
-hh::Result<Scalar, Kokkos::HostSpace> gather_result(const mpi::Communicator& comm, const hh::Result<Scalar, MemorySpace>& local) {
+hh::Result<Scalar, Kokkos::HostSpace> gather_result(const mpi::Communicator& comm,
+                                                    const hh::Result<Scalar, MemorySpace>& local) {
   using impl::gather_values;
   using impl::host_view;
   using impl::to_vector;
@@ -130,10 +143,14 @@ hh::Result<Scalar, Kokkos::HostSpace> gather_result(const mpi::Communicator& com
   whole.h = host_view(gather_values(comm, to_vector<Scalar>(local.h)), "hh_h");
   whole.n = host_view(gather_values(comm, to_vector<Scalar>(local.n)), "hh_n");
   if (local.spike_count.extent(0) > 0) {
-    whole.spike_count = host_view(gather_values(comm, to_vector<std::int32_t>(local.spike_count)), "hh_spike_count");
-    whole.spike_times = host_view(gather_values(comm, to_vector<double>(local.spike_times)), "hh_spike_times");
-    whole.firing_rate_hz = host_view(gather_values(comm, to_vector<double>(local.firing_rate_hz)), "hh_rate");
-    whole.mean_isi_ms = host_view(gather_values(comm, to_vector<double>(local.mean_isi_ms)), "hh_isi");
+    whole.spike_count = host_view(gather_values(comm, to_vector<std::int32_t>(local.spike_count)),
+                                  "hh_spike_count");
+    whole.spike_times =
+        host_view(gather_values(comm, to_vector<double>(local.spike_times)), "hh_spike_times");
+    whole.firing_rate_hz =
+        host_view(gather_values(comm, to_vector<double>(local.firing_rate_hz)), "hh_rate");
+    whole.mean_isi_ms =
+        host_view(gather_values(comm, to_vector<double>(local.mean_isi_ms)), "hh_isi");
     whole.isi_cv = host_view(gather_values(comm, to_vector<double>(local.isi_cv)), "hh_cv");
     // Offsets: each rank's without its trailing total, shifted by the spikes of the ranks before.
     std::vector<std::int64_t> offsets = to_vector<std::int64_t>(local.spike_offsets);

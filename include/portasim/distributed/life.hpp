@@ -37,20 +37,25 @@ inline mpi::Block life_rows(const mpi::Communicator& comm, std::int64_t height) 
 // records only when the root (gathered) or any rank (per_rank) has one. Statistics are
 // global: population summed, times the slowest rank's. Collective: every rank calls it.
 template <class ExecutionSpace>
-life::RunStats run_life(const ExecutionSpace& exec, const mpi::Communicator& comm, const life::Config& config,
+life::RunStats run_life(const ExecutionSpace& exec, const mpi::Communicator& comm,
+                        const life::Config& config,
                         const life::ByteGrid<typename ExecutionSpace::memory_space>& local_initial,
-                        std::int64_t start_generation, life::ChunkSink* sink, const LifeOptions& options = {});
+                        std::int64_t start_generation, life::ChunkSink* sink,
+                        const LifeOptions& options = {});
 
 // Rows first_row .. first_row + grid.extent(0) - 1 of life::fill_random's grid (same draws).
 template <class ExecutionSpace>
-void fill_random_rows(const ExecutionSpace& exec, const life::ByteGrid<typename ExecutionSpace::memory_space>& grid,
+void fill_random_rows(const ExecutionSpace& exec,
+                      const life::ByteGrid<typename ExecutionSpace::memory_space>& grid,
                       std::int64_t first_row, double density, std::uint64_t seed);
 
-#define PORTASIM_DISTRIBUTED_LIFE_DECLARE(SPACE)                                                                   \
-  extern template life::RunStats run_life<SPACE>(const SPACE&, const mpi::Communicator&, const life::Config&,     \
-                                                 const life::ByteGrid<SPACE::memory_space>&, std::int64_t,         \
-                                                 life::ChunkSink*, const LifeOptions&);                             \
-  extern template void fill_random_rows<SPACE>(const SPACE&, const life::ByteGrid<SPACE::memory_space>&,           \
+#define PORTASIM_DISTRIBUTED_LIFE_DECLARE(SPACE)                                           \
+  extern template life::RunStats run_life<SPACE>(                                          \
+      const SPACE&, const mpi::Communicator&, const life::Config&,                         \
+      const life::ByteGrid<SPACE::memory_space>&, std::int64_t, life::ChunkSink*,          \
+      const LifeOptions&);                                                                 \
+  extern template void fill_random_rows<SPACE>(const SPACE&,                               \
+                                               const life::ByteGrid<SPACE::memory_space>&, \
                                                std::int64_t, double, std::uint64_t);
 PORTASIM_FOR_EACH_EXECUTION_SPACE(PORTASIM_DISTRIBUTED_LIFE_DECLARE)
 

@@ -27,11 +27,13 @@ namespace impl {
 // (outer, local) row-major blocks of every rank -> (outer, total) on the root, the ranks'
 // columns side by side in rank order (mpi::block_of).
 template <class T>
-std::vector<T> gather_columns(const mpi::Communicator& comm, const T* local, std::int64_t outer, std::int64_t total) {
+std::vector<T> gather_columns(const mpi::Communicator& comm, const T* local, std::int64_t outer,
+                              std::int64_t total) {
   const int size = comm.size();
   std::vector<std::size_t> bytes(static_cast<std::size_t>(size));
   for (int r = 0; r < size; ++r)
-    bytes[static_cast<std::size_t>(r)] = static_cast<std::size_t>(outer * mpi::block_of(total, r, size).size()) * sizeof(T);
+    bytes[static_cast<std::size_t>(r)] =
+        static_cast<std::size_t>(outer * mpi::block_of(total, r, size).size()) * sizeof(T);
   const std::int64_t mine = mpi::block_of(total, comm.rank(), size).size();
   std::vector<T> blocks(comm.is_root() ? static_cast<std::size_t>(outer * total) : 0);
   comm.gatherv(local, static_cast<std::size_t>(outer * mine) * sizeof(T), blocks.data(), bytes);
@@ -41,17 +43,20 @@ std::vector<T> gather_columns(const mpi::Communicator& comm, const T* local, std
   for (int r = 0; r < size; ++r) {
     const mpi::Block b = mpi::block_of(total, r, size);
     for (std::int64_t i = 0; i < outer; ++i)
-      std::memcpy(whole.data() + i * total + b.begin, from + i * b.size(), static_cast<std::size_t>(b.size()) * sizeof(T));
+      std::memcpy(whole.data() + i * total + b.begin, from + i * b.size(),
+                  static_cast<std::size_t>(b.size()) * sizeof(T));
     from += outer * b.size();
   }
   return whole;
 }
 
 template <class View>
-View from_vector(const std::vector<typename View::value_type>& values, const std::string& label, std::size_t n0,
-                 std::size_t n1 = KOKKOS_INVALID_INDEX, std::size_t n2 = KOKKOS_INVALID_INDEX) {
+View from_vector(const std::vector<typename View::value_type>& values, const std::string& label,
+                 std::size_t n0, std::size_t n1 = KOKKOS_INVALID_INDEX,
+                 std::size_t n2 = KOKKOS_INVALID_INDEX) {
   View view(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n0, n1, n2);
-  if (!values.empty()) std::memcpy(view.data(), values.data(), values.size() * sizeof(typename View::value_type));
+  if (!values.empty())
+    std::memcpy(view.data(), values.data(), values.size() * sizeof(typename View::value_type));
   return view;
 }
 }  // namespace impl
@@ -59,8 +64,9 @@ View from_vector(const std::vector<typename View::value_type>& values, const std
 // The MUAP of the whole unit from every rank's post-shift SFAPs (host, (Nt, Ne, its fibers)),
 // summed fiber by fiber in global order: each rank continues the running sums it receives
 // from the rank before and the last sends them to the root. Result on the root (Nt x Ne).
-inline std::vector<double> ordered_muap(const mpi::Communicator& comm, const double* post, std::int64_t nt,
-                                        std::int64_t ne, std::int64_t local_fibers) {
+inline std::vector<double> ordered_muap(const mpi::Communicator& comm, const double* post,
+                                        std::int64_t nt, std::int64_t ne,
+                                        std::int64_t local_fibers) {
   constexpr int tag = 7302;
   std::vector<double> sum(static_cast<std::size_t>(nt * ne), 0.0);
   const int rank = comm.rank(), size = comm.size();
@@ -83,12 +89,14 @@ inline std::vector<double> ordered_muap(const mpi::Communicator& comm, const dou
 // The whole unit's result on the root from every rank's block (host copies); empty elsewhere.
 // Collective. `fibers`: N_fibers of the unit.
 inline sfap::Result<Kokkos::HostSpace> gather_result(const mpi::Communicator& comm,
-                                                      const sfap::Result<Kokkos::HostSpace>& local, std::int64_t fibers) {
+                                                     const sfap::Result<Kokkos::HostSpace>& local,
+                                                     std::int64_t fibers) {
   using impl::gather_columns;
   using Result = sfap::Result<Kokkos::HostSpace>;
   const std::int64_t nt = local.nt, ne = local.n_electrodes, nf = local.n_fibers;
-  require(nf == sfap_fibers(comm, fibers).size(), "sfap: rank " + std::to_string(comm.rank()) + " holds " +
-                                                      std::to_string(nf) + " fibers, expected its block of " + std::to_string(fibers));
+  require(nf == sfap_fibers(comm, fibers).size(),
+          "sfap: rank " + std::to_string(comm.rank()) + " holds " + std::to_string(nf) +
+              " fibers, expected its block of " + std::to_string(fibers));
   const bool delays = local.sfaps_post_shift.extent(0) > 0;
   auto pre = gather_columns(comm, local.sfaps_pre_shift.data(), nt * ne, fibers);
   std::vector<double> post, muap;
@@ -116,7 +124,8 @@ inline sfap::Result<Kokkos::HostSpace> gather_result(const mpi::Communicator& co
     whole.delays_s = impl::from_vector<Result::vector<double>>(delays_s, "sfap_delays", n);
   }
   whole.n_z = impl::from_vector<Result::vector<std::int64_t>>(n_z, "sfap_n_z", n);
-  whole.mirror_shift = impl::from_vector<Result::vector<std::int64_t>>(mirror, "sfap_mirror_shift", n);
+  whole.mirror_shift =
+      impl::from_vector<Result::vector<std::int64_t>>(mirror, "sfap_mirror_shift", n);
   whole.branch_L1_ge_L2 = impl::from_vector<Result::vector<std::int8_t>>(branch, "sfap_branch", n);
   whole.dz_hat = impl::from_vector<Result::vector<double>>(dz_hat, "sfap_dz_hat", n);
   whole.r_raw = impl::from_vector<Result::matrix>(r_raw, "sfap_r_raw", ne, n);

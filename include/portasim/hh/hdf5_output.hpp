@@ -31,7 +31,8 @@ class Hdf5TraceSink : public TraceSink<Scalar> {
   Hdf5TraceSink(io::H5File& file, Trace trace, std::int64_t neurons) : m_file(file) {
     const std::vector<std::size_t> row{static_cast<std::size_t>(neurons)};
     // Chunks of about 1 MiB keep h5py reads of single neurons and single samples both fast.
-    const std::size_t chunk = std::max<std::size_t>(1, (std::size_t(1) << 20) / (sizeof(Scalar) * row[0]));
+    const std::size_t chunk =
+        std::max<std::size_t>(1, (std::size_t(1) << 20) / (sizeof(Scalar) * row[0]));
     for (const char* name : {"/V", "/m", "/h", "/n"}) {
       if (trace == Trace::v && std::string(name) != "/V") break;
       m_datasets.push_back(std::make_unique<io::ExtendibleDataset<Scalar>>(file, name, row, chunk));
@@ -80,18 +81,25 @@ void write_result(io::H5File& file, const Config& config, const Result<Scalar, M
     file.write_attribute("/spikes", "dropped", result.spikes_dropped);
   }
   const Parameters& p = config.parameters;
-  const std::pair<const char*, double> numbers[] = {
-      {"C_uF_per_cm2", p.capacitance}, {"g_Na_mS_per_cm2", p.g_na}, {"g_K_mS_per_cm2", p.g_k},
-      {"g_L_mS_per_cm2", p.g_leak},    {"E_Na_mV", p.e_na},         {"E_K_mV", p.e_k},
-      {"E_L_mV", p.e_leak},            {"dt_ms", config.dt_ms},     {"t_ms", config.t_ms},
-      {"threshold_mv", config.threshold_mv}, {"V0_mV", config.initial.v0}};
+  const std::pair<const char*, double> numbers[] = {{"C_uF_per_cm2", p.capacitance},
+                                                    {"g_Na_mS_per_cm2", p.g_na},
+                                                    {"g_K_mS_per_cm2", p.g_k},
+                                                    {"g_L_mS_per_cm2", p.g_leak},
+                                                    {"E_Na_mV", p.e_na},
+                                                    {"E_K_mV", p.e_k},
+                                                    {"E_L_mV", p.e_leak},
+                                                    {"dt_ms", config.dt_ms},
+                                                    {"t_ms", config.t_ms},
+                                                    {"threshold_mv", config.threshold_mv},
+                                                    {"V0_mV", config.initial.v0}};
   for (const auto& [name, value] : numbers) file.write_attribute("/", name, value);
   file.write_attribute("/", "n_steps", result.steps);
   file.write_attribute("/", "neurons", config.neurons);
   file.write_attribute("/", "every", static_cast<std::int64_t>(config.every));
   file.write_attribute("/", "integrator", std::string(to_string(config.integrator)));
   file.write_attribute("/", "record", std::string(to_string(config.trace)));
-  file.write_attribute("/", "precision", std::string(std::is_same_v<Scalar, float> ? "float32" : "float64"));
+  file.write_attribute("/", "precision",
+                       std::string(std::is_same_v<Scalar, float> ? "float32" : "float64"));
   file.write_attribute("/", "portasim_version", std::string(PORTASIM_VERSION_STRING));
   file.write_attribute("/", "seconds", result.seconds);
   file.write_attribute("/", "neuron_steps_per_s", result.neuron_steps_per_second());

@@ -58,9 +58,9 @@ KOKKOS_INLINE_FUNCTION GateRates<Scalar> gate_rates(Scalar v) {
   namespace m = portasim::compat::math;
   const Scalar u_m = (v + Scalar(40)) / Scalar(10);
   const Scalar u_n = (v + Scalar(55)) / Scalar(10);
-  const Scalar e_m = m::exp(-u_m);                                // exp(-(V+40)/10)
-  const Scalar e_n = e_m * Scalar(0.22313016014842982893);        // * exp(-1.5)
-  const Scalar e_h = e_m * Scalar(1.64872127070012814685);        // * exp(0.5)
+  const Scalar e_m = m::exp(-u_m);                          // exp(-(V+40)/10)
+  const Scalar e_n = e_m * Scalar(0.22313016014842982893);  // * exp(-1.5)
+  const Scalar e_h = e_m * Scalar(1.64872127070012814685);  // * exp(0.5)
   const Scalar e_80 = m::exp(-(v + Scalar(65)) / Scalar(80));
   const Scalar e_40 = e_80 * e_80;
   const Scalar half = Scalar(0.5);
@@ -69,7 +69,8 @@ KOKKOS_INLINE_FUNCTION GateRates<Scalar> gate_rates(Scalar v) {
   r.beta_m = Scalar(4) * m::exp(-(v + Scalar(65)) / Scalar(18));
   r.alpha_h = Scalar(0.07) * (e_40 * e_40);
   r.beta_h = Scalar(1) / (Scalar(1) + e_h);
-  r.alpha_n = Scalar(0.1) * ((u_n < half && u_n > -half) ? inverse_exprel(u_n) : u_n / (Scalar(1) - e_n));
+  r.alpha_n =
+      Scalar(0.1) * ((u_n < half && u_n > -half) ? inverse_exprel(u_n) : u_n / (Scalar(1) - e_n));
   r.beta_n = Scalar(0.125) * e_80;
   return r;
 }

@@ -34,8 +34,8 @@ struct Config {
   Parameters parameters;
   InitialState initial;
   Trace trace = Trace::none;
-  int every = 1;                 // record every k-th step (samples t = j * every * dt)
-  bool detect_spikes = true;     // upward threshold crossings, detected in the kernel
+  int every = 1;              // record every k-th step (samples t = j * every * dt)
+  bool detect_spikes = true;  // upward threshold crossings, detected in the kernel
   double threshold_mv = 0.0;
   int max_spikes_per_neuron = 0;  // stored times per neuron; 0: enough for 400 Hz over T
   // Device memory for traces in flight; longer recordings stream out in chunks of this size.
@@ -116,7 +116,8 @@ struct Result {
   double seconds = 0;               // wall time of the integration (fenced)
 
   double neuron_steps_per_second() const {
-    return seconds > 0 ? static_cast<double>(steps) * static_cast<double>(v.extent(0)) / seconds : 0.0;
+    return seconds > 0 ? static_cast<double>(steps) * static_cast<double>(v.extent(0)) / seconds
+                       : 0.0;
   }
 };
 
@@ -128,9 +129,9 @@ Result<Scalar, typename ExecutionSpace::memory_space> simulate(
     const Stimulus<Scalar, typename ExecutionSpace::memory_space>& stimulus = {},
     TraceSink<Scalar>* sink = nullptr);
 
-#define PORTASIM_HH_DECLARE_SIMULATE(SCALAR, SPACE)                                        \
-  extern template Result<SCALAR, SPACE::memory_space> simulate<SCALAR, SPACE>(             \
-      const SPACE&, const Config&, const Stimulus<SCALAR, SPACE::memory_space>&,          \
+#define PORTASIM_HH_DECLARE_SIMULATE(SCALAR, SPACE)                              \
+  extern template Result<SCALAR, SPACE::memory_space> simulate<SCALAR, SPACE>(   \
+      const SPACE&, const Config&, const Stimulus<SCALAR, SPACE::memory_space>&, \
       TraceSink<SCALAR>*);
 #define PORTASIM_HH_DECLARE_SIMULATE_BOTH(SPACE) \
   PORTASIM_HH_DECLARE_SIMULATE(float, SPACE) PORTASIM_HH_DECLARE_SIMULATE(double, SPACE)

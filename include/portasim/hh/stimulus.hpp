@@ -57,7 +57,8 @@ struct Stimulus {
     s.shared = trace;
     return s;
   }
-  static Stimulus per_neuron_trace(Kokkos::View<const Scalar**, Kokkos::LayoutRight, MemorySpace> traces) {
+  static Stimulus per_neuron_trace(
+      Kokkos::View<const Scalar**, Kokkos::LayoutRight, MemorySpace> traces) {
     Stimulus s;
     s.kind = StimulusKind::per_neuron_trace;
     s.per_neuron = traces;
@@ -82,8 +83,8 @@ struct StimulusEvaluator {
   StimulusKind kind;
   Kokkos::View<const Scalar*, MemorySpace> shared;
   Kokkos::View<const Scalar**, Kokkos::LayoutRight, MemorySpace> per_neuron;
-  double amplitude_first, amplitude_step;  // amplitude_k = first + k * step
-  std::int64_t on_sample, off_sample;      // window: on <= i < off
+  double amplitude_first, amplitude_step;      // amplitude_k = first + k * step
+  std::int64_t on_sample, off_sample;          // window: on <= i < off
   std::int64_t period_samples, width_samples;  // pulse train when period > 0
   double ramp_per_sample;
   double noise_sd;
@@ -108,7 +109,8 @@ struct StimulusEvaluator {
       double value = 0.0;
       if (sample >= s.on_sample && sample < s.off_sample) {
         const std::int64_t since_on = sample - s.on_sample;
-        const bool pulse_on = s.period_samples <= 0 || since_on % s.period_samples < s.width_samples;
+        const bool pulse_on =
+            s.period_samples <= 0 || since_on % s.period_samples < s.width_samples;
         if (pulse_on) value = amplitude;
         if (s.ramp_per_sample != 0.0) value += s.ramp_per_sample * static_cast<double>(since_on);
       }
@@ -121,7 +123,8 @@ struct StimulusEvaluator {
 
   KOKKOS_INLINE_FUNCTION ForNeuron for_neuron(std::int64_t neuron) const {
     const std::int64_t global = first_neuron + neuron;
-    return ForNeuron{this, neuron, global, amplitude_first + amplitude_step * static_cast<double>(global)};
+    return ForNeuron{this, neuron, global,
+                     amplitude_first + amplitude_step * static_cast<double>(global)};
   }
 };
 

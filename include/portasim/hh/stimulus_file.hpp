@@ -26,6 +26,7 @@ std::string stimulus_file_path(const std::string& spec);
 // so that a bad file fails before any output is created; throws portasim::Error naming the
 // file, the dataset and the problem (io when the file cannot be read).
 template <class Scalar>
-StimulusFile<Scalar> read_stimulus_file(const std::string& spec, std::int64_t steps, std::int64_t neurons);
+StimulusFile<Scalar> read_stimulus_file(const std::string& spec, std::int64_t steps,
+                                        std::int64_t neurons);
 
 }  // namespace portasim::hh

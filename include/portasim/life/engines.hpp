@@ -29,8 +29,9 @@ struct RowRange {
   RowRange within(std::int64_t height, const char* step) const {
     const RowRange r{first, last < 0 ? height : last};
     if (r.first < 0 || r.first > r.last || r.last > height)
-      require(false, std::string(step) + ": rows " + std::to_string(r.first) + ".." + std::to_string(r.last) +
-                         " outside a grid of " + std::to_string(height) + " rows");
+      require(false, std::string(step) + ": rows " + std::to_string(r.first) + ".." +
+                         std::to_string(r.last) + " outside a grid of " + std::to_string(height) +
+                         " rows");
     return r;
   }
 };
@@ -43,7 +44,8 @@ KOKKOS_INLINE_FUNCTION std::int64_t wrap(std::int64_t i, std::int64_t n) {
 
 // (row, column) of a flat index; 32-bit division when it fits, which GPUs do several times
 // faster than 64-bit division.
-KOKKOS_INLINE_FUNCTION void split_index(std::int64_t index, std::int64_t columns, std::int64_t& row, std::int64_t& column) {
+KOKKOS_INLINE_FUNCTION void split_index(std::int64_t index, std::int64_t columns, std::int64_t& row,
+                                        std::int64_t& column) {
   if (index < (std::int64_t(1) << 32) && columns < (std::int64_t(1) << 32)) {
     const std::uint32_t r = static_cast<std::uint32_t>(index) / static_cast<std::uint32_t>(columns);
     row = r;
@@ -86,8 +88,8 @@ constexpr std::int64_t strip_rows = 8;
 
 // Word k of row y of a word grid, wrapped on a torus, zero beyond a dead border.
 template <class View>
-KOKKOS_INLINE_FUNCTION std::uint64_t word_at(const View& grid, std::int64_t y, std::int64_t k, std::int64_t height,
-                                             std::int64_t words, bool torus) {
+KOKKOS_INLINE_FUNCTION std::uint64_t word_at(const View& grid, std::int64_t y, std::int64_t k,
+                                             std::int64_t height, std::int64_t words, bool torus) {
   if (torus) return grid(wrap(y, height), wrap(k, words));
   return (y < 0 || y >= height || k < 0 || k >= words) ? std::uint64_t(0) : grid(y, k);
 }
@@ -106,7 +108,8 @@ struct StepByteWords {
   }
   // Sum of a cell and its two horizontal neighbours, per byte (little-endian: byte j is
   // column 8k + j, so the left neighbour of byte 0 is the top byte of the word before).
-  KOKKOS_INLINE_FUNCTION std::uint64_t row_sum(std::int64_t y, std::int64_t k, std::uint64_t& centre) const {
+  KOKKOS_INLINE_FUNCTION std::uint64_t row_sum(std::int64_t y, std::int64_t k,
+                                               std::uint64_t& centre) const {
     const std::uint64_t w = word(y, k);
     const std::uint64_t left = (w << 8) | (word(y, k - 1) >> 56);
     const std::uint64_t right = (w >> 8) | (word(y, k + 1) << 56);
@@ -157,8 +160,8 @@ struct StepBits {
     Row above = row(y0 - 1, k), here = row(y0, k);
     for (std::int64_t y = y0; y < y1; ++y) {
       const Row below = row(y + 1, k);
-      out(y, k) = next_bits(here.centre, above.left, above.centre, above.right, here.left, here.right,
-                            below.left, below.centre, below.right);
+      out(y, k) = next_bits(here.centre, above.left, above.centre, above.right, here.left,
+                            here.right, below.left, below.centre, below.right);
       above = here;
       here = below;
     }
@@ -168,7 +171,8 @@ struct StepBits {
 }  // namespace impl
 
 template <class ExecutionSpace, class InView, class OutView>
-void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in, const OutView& out, RowRange rows = {}) {
+void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in, const OutView& out,
+                RowRange rows = {}) {
   const std::int64_t height = static_cast<std::int64_t>(in.extent(0));
   const std::int64_t width = static_cast<std::int64_t>(in.extent(1));
   const auto [first, last] = rows.within(height, "life::step_bytes");
@@ -178,14 +182,16 @@ void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in,
   if (width % 8 == 0 && width >= 8) {
     using memory = typename InView::memory_space;
     const std::int64_t words = width / 8;
-    Kokkos::View<const std::uint64_t**, Kokkos::LayoutRight, memory, Kokkos::MemoryTraits<Kokkos::Unmanaged>> in_words(
-        reinterpret_cast<const std::uint64_t*>(in.data()), height, words);
-    Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, memory, Kokkos::MemoryTraits<Kokkos::Unmanaged>> out_words(
-        reinterpret_cast<std::uint64_t*>(out.data()), height, words);
+    Kokkos::View<const std::uint64_t**, Kokkos::LayoutRight, memory,
+                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+        in_words(reinterpret_cast<const std::uint64_t*>(in.data()), height, words);
+    Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, memory,
+                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+        out_words(reinterpret_cast<std::uint64_t*>(out.data()), height, words);
     const std::int64_t strips = (last - first + impl::strip_rows - 1) / impl::strip_rows;
     Kokkos::parallel_for("portasim::life::step_bytes_swar", policy(exec, 0, strips * words),
-                         impl::StepByteWords<decltype(in_words), decltype(out_words)>{in_words, out_words, height, words,
-                                                                                      torus, first, last});
+                         impl::StepByteWords<decltype(in_words), decltype(out_words)>{
+                             in_words, out_words, height, words, torus, first, last});
   } else {
     Kokkos::parallel_for("portasim::life::step_bytes", policy(exec, 0, (last - first) * width),
                          impl::StepCells<InView, OutView>{in, out, height, width, torus, first});
@@ -193,7 +199,8 @@ void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in,
 }
 
 template <class ExecutionSpace, class InView, class OutView>
-void step_bits(const ExecutionSpace& exec, Boundary boundary, const InView& in, const OutView& out, RowRange rows = {}) {
+void step_bits(const ExecutionSpace& exec, Boundary boundary, const InView& in, const OutView& out,
+               RowRange rows = {}) {
   const std::int64_t height = static_cast<std::int64_t>(in.extent(0));
   const std::int64_t words = static_cast<std::int64_t>(in.extent(1));
   const auto [first, last] = rows.within(height, "life::step_bits");
@@ -201,15 +208,18 @@ void step_bits(const ExecutionSpace& exec, Boundary boundary, const InView& in, 
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
   const std::int64_t strips = (last - first + impl::strip_rows - 1) / impl::strip_rows;
   Kokkos::parallel_for("portasim::life::step_bits", policy(exec, 0, strips * words),
-                       impl::StepBits<InView, OutView>{in, out, height, words, boundary == Boundary::torus, first, last});
+                       impl::StepBits<InView, OutView>{in, out, height, words,
+                                                       boundary == Boundary::torus, first, last});
 }
 
 // Byte grid (height, width) <-> word grid (height, width / 64); width % 64 == 0.
 template <class ExecutionSpace, class ByteView, class WordView>
 void pack_bits(const ExecutionSpace& exec, const ByteView& bytes, const WordView& words) {
-  using policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
+  using policy =
+      Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
   Kokkos::parallel_for(
-      "portasim::life::pack_bits", policy(exec, {0, 0}, {std::int64_t(words.extent(0)), std::int64_t(words.extent(1))}),
+      "portasim::life::pack_bits",
+      policy(exec, {0, 0}, {std::int64_t(words.extent(0)), std::int64_t(words.extent(1))}),
       KOKKOS_LAMBDA(const std::int64_t y, const std::int64_t k) {
         std::uint64_t w = 0;
         for (int j = 0; j < 64; ++j) w |= std::uint64_t(bytes(y, 64 * k + j) != 0) << j;
@@ -219,9 +229,11 @@ void pack_bits(const ExecutionSpace& exec, const ByteView& bytes, const WordView
 
 template <class ExecutionSpace, class WordView, class ByteView>
 void unpack_bits(const ExecutionSpace& exec, const WordView& words, const ByteView& bytes) {
-  using policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
+  using policy =
+      Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
   Kokkos::parallel_for(
-      "portasim::life::unpack_bits", policy(exec, {0, 0}, {std::int64_t(bytes.extent(0)), std::int64_t(bytes.extent(1))}),
+      "portasim::life::unpack_bits",
+      policy(exec, {0, 0}, {std::int64_t(bytes.extent(0)), std::int64_t(bytes.extent(1))}),
       KOKKOS_LAMBDA(const std::int64_t y, const std::int64_t x) {
         bytes(y, x) = static_cast<std::uint8_t>((words(y, x / 64) >> (x % 64)) & 1u);
       });
@@ -233,8 +245,12 @@ std::int64_t population_of_bytes(const ExecutionSpace& exec, const ByteView& gri
   const std::int64_t width = static_cast<std::int64_t>(grid.extent(1));
   Kokkos::parallel_reduce(
       "portasim::life::population",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, std::int64_t(grid.extent(0)) * width),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) { sum += grid(i / width, i % width) != 0; }, population);
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
+          exec, 0, std::int64_t(grid.extent(0)) * width),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) {
+        sum += grid(i / width, i % width) != 0;
+      },
+      population);
   exec.fence();
   return population;
 }
@@ -245,8 +261,12 @@ std::int64_t population_of_words(const ExecutionSpace& exec, const WordView& gri
   const std::int64_t words = static_cast<std::int64_t>(grid.extent(1));
   Kokkos::parallel_reduce(
       "portasim::life::population_bits",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, std::int64_t(grid.extent(0)) * words),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) { sum += popcount64(grid(i / words, i % words)); }, population);
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
+          exec, 0, std::int64_t(grid.extent(0)) * words),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) {
+        sum += popcount64(grid(i / words, i % words));
+      },
+      population);
   exec.fence();
   return population;
 }

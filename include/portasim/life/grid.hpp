@@ -22,7 +22,8 @@ using WordGrid = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, MemorySpace>
 
 // Views into a slice of a larger buffer (one generation of a chunk).
 template <class MemorySpace>
-using ByteGridSlice = Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+using ByteGridSlice = Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, MemorySpace,
+                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
 constexpr std::int64_t cells_per_word = 64;
 

@@ -69,7 +69,8 @@ class H5ChunkFile : public ChunkSink {
  public:
   // Creates PATH.partial for a new run, or reopens it to resume (then `resume_from` is set
   // to the last complete generation; the grid is returned by resume_point()).
-  H5ChunkFile(const std::string& path, const Config& config, const H5RunDescription& description, bool resume);
+  H5ChunkFile(const std::string& path, const Config& config, const H5RunDescription& description,
+              bool resume);
   ~H5ChunkFile() override;
   void write(const Chunk& chunk) override;
   std::optional<ResumePoint> resume_point() const;
@@ -79,7 +80,8 @@ class H5ChunkFile : public ChunkSink {
 
  private:
   struct State;
-  static void create_new_file(State& state, const Config& config, const H5RunDescription& description,
+  static void create_new_file(State& state, const Config& config,
+                              const H5RunDescription& description,
                               const std::vector<std::size_t>& item, std::int64_t row_bytes);
   std::unique_ptr<State> m_state;
 };

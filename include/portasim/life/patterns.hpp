@@ -15,14 +15,17 @@ struct HostGrid {
   std::int64_t width = 0;
   std::vector<std::uint8_t> cells;  // row-major, 0/1
 
-  std::uint8_t at(std::int64_t y, std::int64_t x) const { return cells[static_cast<std::size_t>(y * width + x)]; }
+  std::uint8_t at(std::int64_t y, std::int64_t x) const {
+    return cells[static_cast<std::size_t>(y * width + x)];
+  }
 };
 
 // .npy: header check (magic, version 1.0-3.0, '|u1'/'<u1'/'|b1', C order), shape (H, W) or
 // (G, H, W) (then the last generation), values 0/1.
 HostGrid read_npy(const std::string& path);
 // Writes uint8 data of the given shape (C order) as .npy version 1.0.
-void write_npy(const std::string& path, const std::uint8_t* data, const std::vector<std::int64_t>& shape);
+void write_npy(const std::string& path, const std::uint8_t* data,
+               const std::vector<std::int64_t>& shape);
 // Shape and data offset of an .npy file, for readers that want only part of it.
 struct NpyHeader {
   std::vector<std::int64_t> shape;
@@ -40,6 +43,7 @@ HostGrid read_grid_h5(const std::string& path, const std::string& dataset = "/ge
 
 // Places `pattern` into an empty height x width grid with its top-left corner at (y, x);
 // throws if it does not fit.
-HostGrid place(const HostGrid& pattern, std::int64_t height, std::int64_t width, std::int64_t y, std::int64_t x);
+HostGrid place(const HostGrid& pattern, std::int64_t height, std::int64_t width, std::int64_t y,
+               std::int64_t x);
 
 }  // namespace portasim::life

@@ -16,7 +16,9 @@ KOKKOS_INLINE_FUNCTION std::uint8_t next_cell(std::uint8_t alive, int neighbours
 
 namespace impl {
 
-KOKKOS_INLINE_FUNCTION constexpr std::uint64_t bytes_of(std::uint8_t b) { return 0x0101010101010101ull * b; }
+KOKKOS_INLINE_FUNCTION constexpr std::uint64_t bytes_of(std::uint8_t b) {
+  return 0x0101010101010101ull * b;
+}
 
 // 0x01 in each byte of x that equals `value` (bytes hold 0..8), 0x00 elsewhere; exact, no
 // borrow crosses a byte.

@@ -59,7 +59,9 @@ struct RunStats {
   double write_seconds = 0;    // host time in the sink
   double cells_per_second() const;
   // (compute + copy + write) / wall: 1 = nothing overlapped; up to 3 when all three do.
-  double overlap_ratio() const { return seconds > 0 ? (compute_seconds + copy_seconds + write_seconds) / seconds : 0.0; }
+  double overlap_ratio() const {
+    return seconds > 0 ? (compute_seconds + copy_seconds + write_seconds) / seconds : 0.0;
+  }
   std::int64_t cells = 0;  // width x height
 };
 
@@ -69,20 +71,23 @@ struct RunStats {
 // given (same shape as `initial`).
 template <class ExecutionSpace>
 RunStats run(const ExecutionSpace& exec, const Config& config,
-             const ByteGrid<typename ExecutionSpace::memory_space>& initial, std::int64_t start_generation,
-             ChunkSink* sink, const ByteGrid<typename ExecutionSpace::memory_space>* final_grid = nullptr);
+             const ByteGrid<typename ExecutionSpace::memory_space>& initial,
+             std::int64_t start_generation, ChunkSink* sink,
+             const ByteGrid<typename ExecutionSpace::memory_space>* final_grid = nullptr);
 
 // A random grid: cell (y, x) is alive when a counter-based uniform draw keyed by
 // (seed, y * width + x) is below `density`, identical on every backend.
 template <class ExecutionSpace>
-void fill_random(const ExecutionSpace& exec, const ByteGrid<typename ExecutionSpace::memory_space>& grid,
-                 double density, std::uint64_t seed);
+void fill_random(const ExecutionSpace& exec,
+                 const ByteGrid<typename ExecutionSpace::memory_space>& grid, double density,
+                 std::uint64_t seed);
 
-#define PORTASIM_LIFE_DECLARE(SPACE)                                                                   \
-  extern template RunStats run<SPACE>(const SPACE&, const Config&, const ByteGrid<SPACE::memory_space>&, \
-                                      std::int64_t, ChunkSink*, const ByteGrid<SPACE::memory_space>*);   \
-  extern template void fill_random<SPACE>(const SPACE&, const ByteGrid<SPACE::memory_space>&, double,    \
-                                          std::uint64_t);
+#define PORTASIM_LIFE_DECLARE(SPACE)                                                          \
+  extern template RunStats run<SPACE>(const SPACE&, const Config&,                            \
+                                      const ByteGrid<SPACE::memory_space>&, std::int64_t,     \
+                                      ChunkSink*, const ByteGrid<SPACE::memory_space>*);      \
+  extern template void fill_random<SPACE>(const SPACE&, const ByteGrid<SPACE::memory_space>&, \
+                                          double, std::uint64_t);
 PORTASIM_FOR_EACH_EXECUTION_SPACE(PORTASIM_LIFE_DECLARE)
 
 }  // namespace portasim::life

@@ -32,17 +32,17 @@ struct Result {
   using matrix = Kokkos::View<double**, Kokkos::LayoutRight, MemorySpace>;
   using cube = Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace>;
 
-  vector<double> t;           // (Nt,)
-  cube sfaps_pre_shift;       // (Nt, N_electrodes, N_fibers)
-  cube sfaps_post_shift;      // (Nt, N_electrodes, N_fibers), with delays only
-  matrix muap;                // (Nt, N_electrodes), with delays only
-  vector<double> delays_s;    // (N_fibers,) p0/v0 + p1/v1
+  vector<double> t;         // (Nt,)
+  cube sfaps_pre_shift;     // (Nt, N_electrodes, N_fibers)
+  cube sfaps_post_shift;    // (Nt, N_electrodes, N_fibers), with delays only
+  matrix muap;              // (Nt, N_electrodes), with delays only
+  vector<double> delays_s;  // (N_fibers,) p0/v0 + p1/v1
   // Diagnostics (the reference files' /diagnostics).
   vector<std::int64_t> n_z;           // grid length per fiber
   vector<std::int64_t> mirror_shift;  // shift of the mirrored short-side wave
   vector<std::int8_t> branch_L1_ge_L2;
-  vector<double> dz_hat;              // mean(diff(z)) per fiber
-  matrix r_raw, r_used;               // (N_electrodes, N_fibers)
+  vector<double> dz_hat;  // mean(diff(z)) per fiber
+  matrix r_raw, r_used;   // (N_electrodes, N_fibers)
   double dt_s = 0, dz_mm = 0, min_radial_dist_mm = 0;
   std::int64_t nt = 0, n_fibers = 0, n_electrodes = 0, n_z_max = 0;
 };
@@ -50,29 +50,31 @@ struct Result {
 // Checks the shapes and scalars (host) and the values (one device reduction); throws
 // portasim::Error (invalid_argument) naming the offending input.
 template <class ExecutionSpace>
-Result<typename ExecutionSpace::memory_space> compute(const ExecutionSpace& exec,
-                                                      const Inputs<typename ExecutionSpace::memory_space>& inputs,
-                                                      const Options& options);
+Result<typename ExecutionSpace::memory_space> compute(
+    const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& inputs,
+    const Options& options);
 
 // ---- The single functions, for unit tests and for users composing their own pipeline ------
 
 // Rosenfalck's f(x) elementwise.
 template <class ExecutionSpace>
 Kokkos::View<double*, typename ExecutionSpace::memory_space> tm_current(
-    const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& x,
-    double d1 = 96.0);
+    const ExecutionSpace& exec,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& x, double d1 = 96.0);
 
 // The z grid of one fiber (NumPy arange semantics), N_z points (without the extra point).
 template <class ExecutionSpace>
-Kokkos::View<double*, typename ExecutionSpace::memory_space> z_grid(const ExecutionSpace& exec, double zi,
-                                                                      double left, double right, double dz);
+Kokkos::View<double*, typename ExecutionSpace::memory_space> z_grid(const ExecutionSpace& exec,
+                                                                    double zi, double left,
+                                                                    double right, double dz);
 
 // The time axis arange(0, T + dt, dt), T = 2 max_f max(L1, L2)/v, for the given fibers.
 template <class ExecutionSpace>
 Kokkos::View<double*, typename ExecutionSpace::memory_space> time_axis(
-    const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& endplate_z,
-    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& velocity, double left, double right,
-    double dt);
+    const ExecutionSpace& exec,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& endplate_z,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& velocity, double left,
+    double right, double dt);
 
 struct FiberSource {
   double zi = 0, L1 = 0, L2 = 0, v = 0, d = 0;
@@ -82,28 +84,31 @@ struct FiberSource {
 // mirror_shift receives the shift of the short-side wave.
 template <class ExecutionSpace>
 Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> current_density(
-    const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& t,
-    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& z, const FiberSource& fiber,
-    const Options& options, std::int64_t* mirror_shift = nullptr);
+    const ExecutionSpace& exec,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& t,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& z,
+    const FiberSource& fiber, const Options& options, std::int64_t* mirror_shift = nullptr);
 
 // get_elementary_current_response: h(z_k) for one radial distance r (already clamped).
 template <class ExecutionSpace>
 Kokkos::View<double*, typename ExecutionSpace::memory_space> elementary_response(
-    const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& z, double r,
+    const ExecutionSpace& exec,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& z, double r,
     double z_electrode, const Options& options);
 
 // shift_padding along axis 0 of an (n, m) matrix.
 template <class ExecutionSpace>
 Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> shift_padding(
     const ExecutionSpace& exec,
-    const Kokkos::View<const double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& x,
+    const Kokkos::View<const double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>&
+        x,
     std::int64_t shift);
 
 // MyoGen's hr_shift_template(x, delay): a positive delay moves the waveform earlier by `delay`
 // samples (circularly, on the odd-padded length).
 template <class ExecutionSpace>
 Kokkos::View<double*, typename ExecutionSpace::memory_space> hr_shift_template(
-    const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& x,
-    double delay);
+    const ExecutionSpace& exec,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& x, double delay);
 
 }  // namespace portasim::sfap

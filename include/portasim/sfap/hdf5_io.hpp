@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "portasim/core/hdf5_file.hpp"
-#include "portasim/sfap/input_file.hpp"
 #include "portasim/sfap/compute.hpp"
+#include "portasim/sfap/input_file.hpp"
 
 namespace portasim::sfap {
 
@@ -26,17 +26,21 @@ Options options_from(const HostInputs& inputs, Options base);
 
 // Device copies of host inputs, on `exec`.
 template <class ExecutionSpace>
-Inputs<typename ExecutionSpace::memory_space> upload(const ExecutionSpace& exec, const HostInputs& h) {
+Inputs<typename ExecutionSpace::memory_space> upload(const ExecutionSpace& exec,
+                                                     const HostInputs& h) {
   using MemorySpace = typename ExecutionSpace::memory_space;
-  using Host2 = Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  using Host2 =
+      Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
   using Host1 = Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
   auto copy2 = [&](const std::vector<double>& v, std::size_t n, std::size_t m, const char* label) {
-    Kokkos::View<double**, Kokkos::LayoutRight, MemorySpace> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n, m);
+    Kokkos::View<double**, Kokkos::LayoutRight, MemorySpace> d(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n, m);
     if (n * m > 0) Kokkos::deep_copy(exec, d, Host2(v.data(), n, m));
     return d;
   };
   auto copy1 = [&](const std::vector<double>& v, const char* label) {
-    Kokkos::View<double*, MemorySpace> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), v.size());
+    Kokkos::View<double*, MemorySpace> d(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), v.size());
     if (!v.empty()) Kokkos::deep_copy(exec, d, Host1(v.data(), v.size()));
     return d;
   };
@@ -57,7 +61,9 @@ Inputs<typename ExecutionSpace::memory_space> upload(const ExecutionSpace& exec,
 template <class MemorySpace>
 Result<Kokkos::HostSpace> to_host(const Result<MemorySpace>& r) {
   Result<Kokkos::HostSpace> h;
-  auto copy = [](const auto& v) { return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v); };
+  auto copy = [](const auto& v) {
+    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  };
   h.t = copy(r.t);
   h.sfaps_pre_shift = copy(r.sfaps_pre_shift);
   h.sfaps_post_shift = copy(r.sfaps_post_shift);

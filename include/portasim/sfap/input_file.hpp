@@ -29,6 +29,7 @@ struct HostInputs {
 
 // Reads and checks group `group` (shapes, finiteness, positivity); throws portasim::Error
 // naming the dataset or attribute (invalid_argument for bad content, io for unreadable).
-HostInputs read_inputs(const io::H5File& file, const std::string& group = "/inputs", bool need_nerve_paths = true);
+HostInputs read_inputs(const io::H5File& file, const std::string& group = "/inputs",
+                       bool need_nerve_paths = true);
 
 }  // namespace portasim::sfap

@@ -32,12 +32,12 @@ struct Options {
   double jitter_sd_s = 0.0;
   std::uint64_t jitter_seed = 0;
   // Physical constants (MyoGen's values).
-  double sigma_r = 0.063;           // S/mm, radial conductivity
-  double sigma_z = 0.33;            // S/mm, axial conductivity
-  double sigma_i = 1.01e-3;         // S/mm, intracellular conductivity
-  double d1 = 96.0;                 // mV/mm^3, Rosenfalck amplitude
-  double nmj_velocity_0 = 5000.0;   // mm/s, nerve path 0
-  double nmj_velocity_1 = 2000.0;   // mm/s, nerve path 1
+  double sigma_r = 0.063;          // S/mm, radial conductivity
+  double sigma_z = 0.33;           // S/mm, axial conductivity
+  double sigma_i = 1.01e-3;        // S/mm, intracellular conductivity
+  double d1 = 96.0;                // mV/mm^3, Rosenfalck amplitude
+  double nmj_velocity_0 = 5000.0;  // mm/s, nerve path 0
+  double nmj_velocity_1 = 2000.0;  // mm/s, nerve path 1
   // Upper bound of the intermediate source buffers; fibers are processed in batches under it.
   // 0 = automatic (2 GiB on a device, 64 MiB on the host).
   std::size_t max_buffer_bytes = 0;

@@ -37,7 +37,8 @@ KOKKOS_INLINE_FUNCTION double arange_element(double start, double step, std::int
 // ---- NumPy pairwise summation (numpy/core/src/umath/loops_utils.h.src, PW_BLOCKSIZE 128) --
 // `value(i)` gives element i of the n summed values.
 template <class Values>
-KOKKOS_INLINE_FUNCTION double pairwise_sum_block(const Values& value, std::int64_t offset, std::int64_t n) {
+KOKKOS_INLINE_FUNCTION double pairwise_sum_block(const Values& value, std::int64_t offset,
+                                                 std::int64_t n) {
   if (n < 8) {
     double res = 0.;
     for (std::int64_t i = 0; i < n; ++i) res += value(offset + i);
@@ -128,7 +129,8 @@ KOKKOS_INLINE_FUNCTION std::int64_t round_half_even(double x) {
 }
 
 // Mirror shift of the short-side wave: round((L1 + L2 - z_ext_max + L2 - L1)/dz_hat).
-KOKKOS_INLINE_FUNCTION std::int64_t mirror_shift(double L1, double L2, double z_ext_max, double dz_hat) {
+KOKKOS_INLINE_FUNCTION std::int64_t mirror_shift(double L1, double L2, double z_ext_max,
+                                                 double dz_hat) {
   return round_half_even((L1 + L2 - z_ext_max + L2 - L1) / dz_hat);
 }
 
@@ -188,16 +190,17 @@ KOKKOS_INLINE_FUNCTION double tm_current(double x, double d1 = 96.0) {
 KOKKOS_INLINE_FUNCTION bool tendon_window(double u, double L) { return -L / 2 <= u && u <= L / 2; }
 
 // Travelling-wave potential psi at (z, t) of the long side.
-KOKKOS_INLINE_FUNCTION double psi(bool right_longer, double zi, double v, double t, double z, double d1) {
+KOKKOS_INLINE_FUNCTION double psi(bool right_longer, double zi, double v, double t, double z,
+                                  double d1) {
   if (right_longer) return -4 * tm_current(2 * (zi + v * t - z), d1);
   return 4 * tm_current(2 * (z - zi + v * t), d1);
 }
 
 // Per-grid-point decisions of the source.
 struct PointCoefficients {
-  bool long_on = false;   // the long-side window (and the z != zi side mask) keeps row k
+  bool long_on = false;      // the long-side window (and the z != zi side mask) keeps row k
   std::int64_t mirror = -1;  // row of the long wave that the short wave copies at k, or -1
-  bool keep = true;       // outside the end-plate zone
+  bool keep = true;          // outside the end-plate zone
 };
 
 // The long-side window at z_k (tendon window times the strict side mask).
@@ -216,8 +219,9 @@ KOKKOS_INLINE_FUNCTION bool outside_endplate(const FiberGrid& g, double zk, doub
 
 // k's decisions, given the grid values through z(k).
 template <class ZValues>
-KOKKOS_INLINE_FUNCTION PointCoefficients point_coefficients(const FiberGrid& g, const ZValues& z, std::int64_t k,
-                                                            bool suppress_endplate, double half_width) {
+KOKKOS_INLINE_FUNCTION PointCoefficients point_coefficients(const FiberGrid& g, const ZValues& z,
+                                                            std::int64_t k, bool suppress_endplate,
+                                                            double half_width) {
   PointCoefficients c;
   const double zk = z(k);
   c.long_on = long_window(g, zk);
@@ -235,8 +239,8 @@ KOKKOS_INLINE_FUNCTION PointCoefficients point_coefficients(const FiberGrid& g, 
 // (k = 0..n_z): LW[k] = (psi[k+1] - psi[k])/dz_hat inside the long window, SW[k] = LW[mirror],
 // IAP = +-(LW - SW) outside the end-plate zone, times sigma_i pi (d/2)^2.
 template <class PsiValues>
-KOKKOS_INLINE_FUNCTION double current_density_from_psi(const FiberGrid& g, const PsiValues& p, std::int64_t k,
-                                                       const PointCoefficients& c) {
+KOKKOS_INLINE_FUNCTION double current_density_from_psi(const FiberGrid& g, const PsiValues& p,
+                                                       std::int64_t k, const PointCoefficients& c) {
   if (!c.keep) return 0.0;
   double lw = 0, sw = 0;
   if (c.long_on) lw = (p(k + 1) - p(k)) / g.dz_hat;
@@ -266,9 +270,9 @@ KOKKOS_INLINE_FUNCTION double current_density(const FiberGrid& g, const ZValues&
 // Corrected source: the right-going wave's centred difference D(y) on the right, minus its exact
 // mirror image D(2 zi - y) on the left, each inside its own tendon window.
 template <class ZValues>
-KOKKOS_INLINE_FUNCTION double corrected_current_density(const FiberGrid& g, const ZValues& z, std::int64_t k,
-                                                        double t, double d1, bool suppress_endplate,
-                                                        double half_width) {
+KOKKOS_INLINE_FUNCTION double corrected_current_density(const FiberGrid& g, const ZValues& z,
+                                                        std::int64_t k, double t, double d1,
+                                                        bool suppress_endplate, double half_width) {
   const double zk = z(k);
   if (suppress_endplate && !outside_endplate(g, zk, half_width)) return 0.0;
   const double h = g.dz_hat;
@@ -289,7 +293,8 @@ KOKKOS_INLINE_FUNCTION double radial_distance(double xf, double yf, double xe, d
   return compat::math::sqrt(dx * dx + dy * dy);
 }
 KOKKOS_INLINE_FUNCTION double clamp_radius(double r, double min_r) { return r < min_r ? min_r : r; }
-KOKKOS_INLINE_FUNCTION double elementary_response(double z, double r, double ze, double sigma_r, double sigma_z) {
+KOKKOS_INLINE_FUNCTION double elementary_response(double z, double r, double ze, double sigma_r,
+                                                  double sigma_z) {
   const double dz = z - ze;
   return 1.0 / (4 * pi * sigma_r * compat::math::sqrt(sigma_z / sigma_r * (r * r) + dz * dz));
 }
@@ -299,7 +304,8 @@ KOKKOS_INLINE_FUNCTION double elementary_response(double z, double r, double ze,
 KOKKOS_INLINE_FUNCTION std::int64_t odd_length(std::int64_t n) { return n % 2 == 0 ? n + 1 : n; }
 
 // shift_padding: out[i] = in[i - sh] where 0 <= i - sh < n, else 0.
-KOKKOS_INLINE_FUNCTION std::int64_t shifted_source(std::int64_t i, std::int64_t sh, std::int64_t n) {
+KOKKOS_INLINE_FUNCTION std::int64_t shifted_source(std::int64_t i, std::int64_t sh,
+                                                   std::int64_t n) {
   const std::int64_t s = i - sh;
   return (s >= 0 && s < n) ? s : -1;
 }

@@ -23,8 +23,9 @@ class Shape {
   Shape(std::initializer_list<std::size_t> extents) {
     // (messages are built only on failure: shapes are made on every kernel call)
     if (extents.size() > static_cast<std::size_t>(max_rank))
-      throw_error(ErrorKind::invalid_argument, "toolkit shapes have at most " + std::to_string(max_rank) +
-                                                   " dimensions, got " + std::to_string(extents.size()));
+      throw_error(ErrorKind::invalid_argument, "toolkit shapes have at most " +
+                                                   std::to_string(max_rank) + " dimensions, got " +
+                                                   std::to_string(extents.size()));
     for (std::size_t e : extents) m_extents[static_cast<std::size_t>(m_rank++)] = e;
   }
   template <class View>
@@ -50,8 +51,9 @@ class Shape {
   // The same shape without dimension `axis` (for reductions along an axis).
   Shape without(int axis) const {
     if (axis < 0 || axis >= m_rank)
-      throw_error(ErrorKind::invalid_argument, "axis " + std::to_string(axis) + " out of range for shape " +
-                                                   to_string() + " of rank " + std::to_string(m_rank));
+      throw_error(ErrorKind::invalid_argument, "axis " + std::to_string(axis) +
+                                                   " out of range for shape " + to_string() +
+                                                   " of rank " + std::to_string(m_rank));
     Shape s;
     for (int d = 0; d < m_rank; ++d)
       if (d != axis) s.m_extents[static_cast<std::size_t>(s.m_rank++)] = extent(d);
@@ -85,11 +87,11 @@ inline Shape broadcast_shapes(const Shape& a, const Shape& b) {
   for (int d = 0; d < rank; ++d) {
     const std::size_t x = a.from_right(d), y = b.from_right(d);
     if (x != y && x != 1 && y != 1)
-      throw_error(ErrorKind::invalid_argument,
-                  "shapes " + a.to_string() + " and " + b.to_string() +
-                      " do not broadcast: dimension " + std::to_string(rank - 1 - d) +
-                      " has extents " + std::to_string(x) + " and " + std::to_string(y) +
-                      " (broadcasting needs equal extents or 1)");
+      throw_error(ErrorKind::invalid_argument, "shapes " + a.to_string() + " and " + b.to_string() +
+                                                   " do not broadcast: dimension " +
+                                                   std::to_string(rank - 1 - d) + " has extents " +
+                                                   std::to_string(x) + " and " + std::to_string(y) +
+                                                   " (broadcasting needs equal extents or 1)");
     extents[static_cast<std::size_t>(rank - 1 - d)] = x == 1 ? y : x;
   }
   Shape s;

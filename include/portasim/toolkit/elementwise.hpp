@@ -39,7 +39,8 @@ struct FlatIndex {
   }
   // The same for operands whose rank is known at compile time: rank <= 1 needs no dispatch.
   template <int StaticRank>
-  KOKKOS_FORCEINLINE_FUNCTION void at(std::size_t k, std::size_t& i0, std::size_t& i1, std::size_t& i2) const {
+  KOKKOS_FORCEINLINE_FUNCTION void at(std::size_t k, std::size_t& i0, std::size_t& i1,
+                                      std::size_t& i2) const {
     if constexpr (StaticRank <= 1) {
       i0 = 0, i1 = 0, i2 = k;
     } else {
@@ -78,8 +79,9 @@ bool first_index_fastest(const View& view) {
 template <class Out, class E>
 struct EvaluateBody {
   using value_type = typename ViewOperand<Out>::value_type;
-  static constexpr int static_rank =
-      ViewOperand<Out>::static_rank > E::static_rank ? ViewOperand<Out>::static_rank : E::static_rank;
+  static constexpr int static_rank = ViewOperand<Out>::static_rank > E::static_rank
+                                         ? ViewOperand<Out>::static_rank
+                                         : E::static_rank;
   ViewOperand<Out> out;
   E expr;
   FlatIndex index;
@@ -115,7 +117,8 @@ inline const std::string& elementwise_label() {
 // memory (a synchronizing cudaMemcpy in Kokkos 3.4), which on the success path added a device
 // round trip to every call and serialized it with the device (docs/design/elementwise.md).
 template <class Out>
-void require_output_view_shape(const Out& out, const Shape& expected, const char* what_after_label = "") {
+void require_output_view_shape(const Out& out, const Shape& expected,
+                               const char* what_after_label = "") {
   const Shape actual = Shape::of(out);
   if (actual == expected) return;
   require_output_shape(actual, expected, "output View '" + out.label() + "'" + what_after_label);
@@ -127,14 +130,18 @@ void require_output_view_shape(const Out& out, const Shape& expected, const char
 template <class Exec, class Out, class E, std::enable_if_t<is_expression<E>::value, int> = 0>
 void evaluate(const Exec& exec, const LaunchShape& shape, const Out& out, const E& expr,
               const std::string& label = impl::evaluate_label()) {
-  static_assert(Kokkos::is_view<Out>::value, "the output of evaluate/elementwise is a Kokkos::View");
-  static_assert(!std::is_const<typename Out::value_type>::value, "the output View must be writable");
-  static_assert(ViewOperand<Out>::template accessible_from<Exec>() && E::template accessible_from<Exec>(),
-                "every View of an elementwise kernel must be accessible from its execution space");
+  static_assert(Kokkos::is_view<Out>::value,
+                "the output of evaluate/elementwise is a Kokkos::View");
+  static_assert(!std::is_const<typename Out::value_type>::value,
+                "the output View must be writable");
+  static_assert(
+      ViewOperand<Out>::template accessible_from<Exec>() && E::template accessible_from<Exec>(),
+      "every View of an elementwise kernel must be accessible from its execution space");
   const Shape expected = expr.shape();
   impl::require_output_view_shape(out, expected);
   const impl::FlatIndex index(expected, impl::first_index_fastest(out));
-  impl::launch(label, exec, shape, expected.size(), impl::EvaluateBody<Out, E>{ViewOperand<Out>(out), expr, index});
+  impl::launch(label, exec, shape, expected.size(),
+               impl::EvaluateBody<Out, E>{ViewOperand<Out>(out), expr, index});
 }
 
 template <class Exec, class Out, class E, std::enable_if_t<is_expression<E>::value, int> = 0>
@@ -146,7 +153,8 @@ void evaluate(const Exec& exec, const Out& out, const E& expr,
 // out = f(ins...) element by element (ElementwiseKernel); each input a View, a scalar or an
 // expression. f is a functor (or KOKKOS_LAMBDA) callable on the devices of Exec.
 template <class Exec, class F, class Out, class... Ins>
-void elementwise(const Exec& exec, const LaunchShape& shape, const F& f, const Out& out, const Ins&... ins) {
+void elementwise(const Exec& exec, const LaunchShape& shape, const F& f, const Out& out,
+                 const Ins&... ins) {
   evaluate(exec, shape, out, apply(f, ins...), impl::elementwise_label());
 }
 

@@ -55,8 +55,9 @@ class ViewOperand : impl::ExpressionTag {
     }
   }
 
-  KOKKOS_FORCEINLINE_FUNCTION typename View::reference_type operator()(std::size_t i0, std::size_t i1,
-                                                                      std::size_t i2) const {
+  KOKKOS_FORCEINLINE_FUNCTION typename View::reference_type operator()(std::size_t i0,
+                                                                       std::size_t i1,
+                                                                       std::size_t i2) const {
     return m_data[i0 * m_stride[0] + i1 * m_stride[1] + i2 * m_stride[2]];
   }
   Shape shape() const { return m_shape; }
@@ -82,10 +83,14 @@ class ScalarOperand : impl::ExpressionTag {
   using value_type = T;
   static constexpr int static_rank = 0;
   explicit ScalarOperand(T value) : m_value(value) {}
-  KOKKOS_FORCEINLINE_FUNCTION T operator()(std::size_t, std::size_t, std::size_t) const { return m_value; }
+  KOKKOS_FORCEINLINE_FUNCTION T operator()(std::size_t, std::size_t, std::size_t) const {
+    return m_value;
+  }
   Shape shape() const { return Shape{}; }
   template <class Exec>
-  static constexpr bool accessible_from() { return true; }
+  static constexpr bool accessible_from() {
+    return true;
+  }
 
  private:
   T m_value;
@@ -99,12 +104,15 @@ template <class... Es>
 struct Pack {
   static constexpr int static_rank = 0;
   template <class F, class... Vs>
-  KOKKOS_FORCEINLINE_FUNCTION auto apply(const F& f, std::size_t, std::size_t, std::size_t, Vs... vs) const {
+  KOKKOS_FORCEINLINE_FUNCTION auto apply(const F& f, std::size_t, std::size_t, std::size_t,
+                                         Vs... vs) const {
     return f(vs...);
   }
   Shape shape() const { return Shape{}; }
   template <class Exec>
-  static constexpr bool accessible_from() { return true; }
+  static constexpr bool accessible_from() {
+    return true;
+  }
 };
 
 template <class E, class... Es>
@@ -140,11 +148,13 @@ Pack<E, Es...> make_pack(const E& e, const Es&... es) {
 template <class F, class... Es>
 class Call : impl::ExpressionTag {
  public:
-  using value_type = std::decay_t<decltype(std::declval<const F&>()(std::declval<typename Es::value_type>()...))>;
+  using value_type =
+      std::decay_t<decltype(std::declval<const F&>()(std::declval<typename Es::value_type>()...))>;
   static constexpr int static_rank = impl::Pack<Es...>::static_rank;
 
   Call(const F& f, const Es&... es) : m_f(f), m_args(impl::make_pack(es...)) {}
-  KOKKOS_FORCEINLINE_FUNCTION value_type operator()(std::size_t i0, std::size_t i1, std::size_t i2) const {
+  KOKKOS_FORCEINLINE_FUNCTION value_type operator()(std::size_t i0, std::size_t i1,
+                                                    std::size_t i2) const {
     return m_args.apply(m_f, i0, i1, i2);
   }
   Shape shape() const { return m_args.shape(); }
@@ -206,10 +216,12 @@ Call<F, as_expression_t<Args>...> apply(const F& f, const Args&... args) {
 
 // The functors behind the operators and functions; usable on their own in elementwise().
 namespace fn {
-#define PORTASIM_TOOLKIT_BINARY_FUNCTOR(NAME, EXPR)                                        \
-  struct NAME {                                                                             \
-    template <class A, class B>                                                             \
-    KOKKOS_FORCEINLINE_FUNCTION auto operator()(A a, B b) const -> decltype(EXPR) { return EXPR; } \
+#define PORTASIM_TOOLKIT_BINARY_FUNCTOR(NAME, EXPR)                                 \
+  struct NAME {                                                                     \
+    template <class A, class B>                                                     \
+    KOKKOS_FORCEINLINE_FUNCTION auto operator()(A a, B b) const -> decltype(EXPR) { \
+      return EXPR;                                                                  \
+    }                                                                               \
   };
 // clang-format 14 would read `a * b` below as a pointer declaration and write `a* b`.
 // clang-format off
@@ -222,11 +234,15 @@ PORTASIM_TOOLKIT_BINARY_FUNCTOR(Divides, a / b)
 
 struct Negate {
   template <class A>
-  KOKKOS_FORCEINLINE_FUNCTION A operator()(A a) const { return -a; }
+  KOKKOS_FORCEINLINE_FUNCTION A operator()(A a) const {
+    return -a;
+  }
 };
 struct Square {
   template <class A>
-  KOKKOS_FORCEINLINE_FUNCTION A operator()(A a) const { return a * a; }
+  KOKKOS_FORCEINLINE_FUNCTION A operator()(A a) const {
+    return a * a;
+  }
 };
 struct Maximum {
   template <class A, class B>
@@ -240,10 +256,12 @@ struct Minimum {
     return b < a ? b : a;
   }
 };
-#define PORTASIM_TOOLKIT_MATH_FUNCTOR(NAME, FUNCTION)                                       \
-  struct NAME {                                                                             \
-    template <class A>                                                                      \
-    KOKKOS_FORCEINLINE_FUNCTION A operator()(A a) const { return portasim::compat::math::FUNCTION(a); } \
+#define PORTASIM_TOOLKIT_MATH_FUNCTOR(NAME, FUNCTION)     \
+  struct NAME {                                           \
+    template <class A>                                    \
+    KOKKOS_FORCEINLINE_FUNCTION A operator()(A a) const { \
+      return portasim::compat::math::FUNCTION(a);         \
+    }                                                     \
   };
 PORTASIM_TOOLKIT_MATH_FUNCTOR(Abs, fabs)
 PORTASIM_TOOLKIT_MATH_FUNCTOR(Exp, exp)
@@ -282,16 +300,17 @@ struct Softplus {
 // Operators and functions on expressions, found by argument-dependent lookup once an operand
 // is a toolkit expression (built with arg() or scalar()).
 template <class A, class B>
-using enable_binary_t = std::enable_if_t<(is_expression<A>::value || is_expression<B>::value) &&
-                                             (is_expression<A>::value || std::is_arithmetic<A>::value) &&
-                                             (is_expression<B>::value || std::is_arithmetic<B>::value),
-                                         int>;
+using enable_binary_t =
+    std::enable_if_t<(is_expression<A>::value || is_expression<B>::value) &&
+                         (is_expression<A>::value || std::is_arithmetic<A>::value) &&
+                         (is_expression<B>::value || std::is_arithmetic<B>::value),
+                     int>;
 
-#define PORTASIM_TOOLKIT_BINARY_OPERATOR(OP, FUNCTOR)                                       \
-  template <class A, class B, enable_binary_t<A, B> = 0>                                    \
-  Call<fn::FUNCTOR, as_expression_t<A>, as_expression_t<B>> OP(const A& a, const B& b) {    \
-    return Call<fn::FUNCTOR, as_expression_t<A>, as_expression_t<B>>(fn::FUNCTOR{}, as_expression(a), \
-                                                                     as_expression(b));     \
+#define PORTASIM_TOOLKIT_BINARY_OPERATOR(OP, FUNCTOR)                                    \
+  template <class A, class B, enable_binary_t<A, B> = 0>                                 \
+  Call<fn::FUNCTOR, as_expression_t<A>, as_expression_t<B>> OP(const A& a, const B& b) { \
+    return Call<fn::FUNCTOR, as_expression_t<A>, as_expression_t<B>>(                    \
+        fn::FUNCTOR{}, as_expression(a), as_expression(b));                              \
   }
 PORTASIM_TOOLKIT_BINARY_OPERATOR(operator+, Plus)
 PORTASIM_TOOLKIT_BINARY_OPERATOR(operator-, Minus)
@@ -302,10 +321,10 @@ PORTASIM_TOOLKIT_BINARY_OPERATOR(minimum, Minimum)
 PORTASIM_TOOLKIT_BINARY_OPERATOR(squared_difference, SquaredDifference)
 #undef PORTASIM_TOOLKIT_BINARY_OPERATOR
 
-#define PORTASIM_TOOLKIT_UNARY_FUNCTION(NAME, FUNCTOR)                                      \
-  template <class E, std::enable_if_t<is_expression<E>::value, int> = 0>                    \
-  Call<fn::FUNCTOR, E> NAME(const E& e) {                                                   \
-    return Call<fn::FUNCTOR, E>(fn::FUNCTOR{}, e);                                          \
+#define PORTASIM_TOOLKIT_UNARY_FUNCTION(NAME, FUNCTOR)                   \
+  template <class E, std::enable_if_t<is_expression<E>::value, int> = 0> \
+  Call<fn::FUNCTOR, E> NAME(const E& e) {                                \
+    return Call<fn::FUNCTOR, E>(fn::FUNCTOR{}, e);                       \
   }
 PORTASIM_TOOLKIT_UNARY_FUNCTION(operator-, Negate)
 PORTASIM_TOOLKIT_UNARY_FUNCTION(square, Square)

@@ -20,9 +20,9 @@ namespace portasim::toolkit {
 struct LaunchShape {
   enum class Kind { range, team };
   Kind kind = Kind::range;
-  int chunk = 0;   // RangePolicy chunk size, 0: Kokkos' default
+  int chunk = 0;       // RangePolicy chunk size, 0: Kokkos' default
   int per_thread = 0;  // device range launch: elements per thread and step (1..8), 0: default
-  int waves = 0;   // device range launch: 0 one pass, k > 0 grid-stride over k * concurrency threads
+  int waves = 0;  // device range launch: 0 one pass, k > 0 grid-stride over k * concurrency threads
   int league = 0;  // number of teams (CUDA blocks), 0: enough to give every lane one element
   int team = 0;    // threads per team, 0: Kokkos' recommendation for the kernel
   int vector = 1;  // vector lanes per thread (a power of two)
@@ -72,7 +72,8 @@ struct TeamStrided {
   int vector;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
-    const std::size_t block = static_cast<std::size_t>(team_size) * static_cast<std::size_t>(vector);
+    const std::size_t block =
+        static_cast<std::size_t>(team_size) * static_cast<std::size_t>(vector);
     const std::size_t stride = block * static_cast<std::size_t>(member.league_size());
     const Body& f = body;
     const std::size_t count = n;
@@ -81,7 +82,8 @@ struct TeamStrided {
          base += stride) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(member, team_size), [&](const int t) {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, lanes), [&](const int v) {
-          const std::size_t k = base + static_cast<std::size_t>(t) * static_cast<std::size_t>(lanes) +
+          const std::size_t k = base +
+                                static_cast<std::size_t>(t) * static_cast<std::size_t>(lanes) +
                                 static_cast<std::size_t>(v);
           if (k < count) f(k);
         });
@@ -171,7 +173,8 @@ SpreadGeometry spread_geometry(const Exec& exec, std::size_t n, int per_thread, 
   const std::size_t count = static_cast<std::size_t>(g.count);
   g.threads = (n + count - 1) / count;
   if (waves > 0) {
-    const std::size_t grid = static_cast<std::size_t>(waves) * static_cast<std::size_t>(exec.concurrency());
+    const std::size_t grid =
+        static_cast<std::size_t>(waves) * static_cast<std::size_t>(exec.concurrency());
     if (grid < g.threads) g.threads = grid;
   }
   g.stride = g.threads;
@@ -189,15 +192,18 @@ template <class Exec, class Body>
 void launch(const std::string& label, const Exec& exec, const LaunchShape& shape, std::size_t n,
             const Body& body) {
   if (shape.kind == LaunchShape::Kind::range) {
-    if (shape.chunk < 0 || shape.per_thread < 0 || shape.per_thread > max_elements_in_flight || shape.waves < 0)
+    if (shape.chunk < 0 || shape.per_thread < 0 || shape.per_thread > max_elements_in_flight ||
+        shape.waves < 0)
       throw_error(ErrorKind::invalid_argument,
-                  "LaunchShape " + shape.to_string() + ": chunk size and waves must be >= 0 and per_thread in 0.." +
+                  "LaunchShape " + shape.to_string() +
+                      ": chunk size and waves must be >= 0 and per_thread in 0.." +
                       std::to_string(max_elements_in_flight));
     if (n == 0) return;
     if constexpr (is_device_space<Exec>()) {
       if (shape.chunk == 0 && shape.per_thread == 0 && shape.waves == 0) {
         const std::size_t m = (n + elements_per_device_thread - 1) / elements_per_device_thread;
-        Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(exec, 0, m), ElementsApart<Body>{body, n, m});
+        Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(exec, 0, m),
+                             ElementsApart<Body>{body, n, m});
         return;
       }
       if (shape.chunk == 0) {
@@ -208,7 +214,8 @@ void launch(const std::string& label, const Exec& exec, const LaunchShape& shape
       }
     }
     if (shape.chunk > 0) {
-      Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(exec, 0, n, Kokkos::ChunkSize(shape.chunk)), body);
+      Kokkos::parallel_for(
+          label, Kokkos::RangePolicy<Exec>(exec, 0, n, Kokkos::ChunkSize(shape.chunk)), body);
     } else {
       Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(exec, 0, n), body);
     }
@@ -227,18 +234,21 @@ void launch(const std::string& label, const Exec& exec, const LaunchShape& shape
   TeamStrided<Exec, Body> strided{body, n, shape.team, shape.vector};
   const Policy probe(exec, 1, Kokkos::AUTO, shape.vector);
   const int team_max = probe.team_size_max(strided, Kokkos::ParallelForTag());
-  if (shape.team == 0) strided.team_size = probe.team_size_recommended(strided, Kokkos::ParallelForTag());
+  if (shape.team == 0)
+    strided.team_size = probe.team_size_recommended(strided, Kokkos::ParallelForTag());
   if (strided.team_size > team_max)
     throw_error(ErrorKind::invalid_argument, "LaunchShape " + shape.to_string() +
                                                  ": team size above this backend's maximum of " +
                                                  std::to_string(team_max) + " for vector length " +
                                                  std::to_string(shape.vector));
-  const std::size_t block = static_cast<std::size_t>(strided.team_size) * static_cast<std::size_t>(shape.vector);
+  const std::size_t block =
+      static_cast<std::size_t>(strided.team_size) * static_cast<std::size_t>(shape.vector);
   std::size_t league = static_cast<std::size_t>(shape.league);
   if (league == 0) league = (n + block - 1) / block;
   const std::size_t league_cap = static_cast<std::size_t>(1) << 30;
   if (league > league_cap) league = league_cap;  // grid-stride covers the rest
-  Kokkos::parallel_for(label, Policy(exec, static_cast<int>(league), strided.team_size, shape.vector), strided);
+  Kokkos::parallel_for(
+      label, Policy(exec, static_cast<int>(league), strided.team_size, shape.vector), strided);
 }
 
 }  // namespace impl

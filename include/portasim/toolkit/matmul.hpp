@@ -40,11 +40,12 @@ void matmul(const Exec& exec, MatmulAlgorithm algorithm, const ConstMatrix<Exec,
 // The tiled kernel with a chosen kernel and tile shape, double, LayoutRight: for the
 // benchmark's comparison and the tests. 0: what MatmulAlgorithm::tiled runs; 1, 2: the
 // FP64 tensor cores with 128 x 64 and 64 x 64 tiles; 3, 4: the SIMT kernel with 128 x 128
-// and 128 x 64 tiles. Where a variant's kernel does not exist (no tensor cores; host backends, which
-// have one shape) the nearest one runs; tiled_variant_name says which.
+// and 128 x 64 tiles. Where a variant's kernel does not exist (no tensor cores; host backends,
+// which have one shape) the nearest one runs; tiled_variant_name says which.
 constexpr int tiled_variants = 5;
 template <class Exec>
-void matmul_tiled_variant(const Exec& exec, int variant, const ConstMatrix<Exec, double, Kokkos::LayoutRight>& a,
+void matmul_tiled_variant(const Exec& exec, int variant,
+                          const ConstMatrix<Exec, double, Kokkos::LayoutRight>& a,
                           const ConstMatrix<Exec, double, Kokkos::LayoutRight>& b,
                           const Matrix<Exec, double, Kokkos::LayoutRight>& c);
 template <class Exec>
@@ -57,7 +58,8 @@ void matmul(const Exec& exec, const AView& a, const BView& b, const CView& c,
             MatmulAlgorithm algorithm = MatmulAlgorithm::blas) {
   using Scalar = typename CView::non_const_value_type;
   using Layout = typename CView::array_layout;
-  static_assert(AView::rank == 2 && BView::rank == 2 && CView::rank == 2, "matmul: A, B and C must be rank-2 Views");
+  static_assert(AView::rank == 2 && BView::rank == 2 && CView::rank == 2,
+                "matmul: A, B and C must be rank-2 Views");
   static_assert(std::is_same<Scalar, float>::value || std::is_same<Scalar, double>::value,
                 "matmul: float or double");
   static_assert(std::is_same<typename AView::non_const_value_type, Scalar>::value &&
@@ -66,9 +68,11 @@ void matmul(const Exec& exec, const AView& a, const BView& b, const CView& c,
   static_assert(std::is_same<typename AView::array_layout, Layout>::value &&
                     std::is_same<typename BView::array_layout, Layout>::value,
                 "matmul: A, B and C must have one layout");
-  static_assert(std::is_same<Layout, Kokkos::LayoutRight>::value || std::is_same<Layout, Kokkos::LayoutLeft>::value,
+  static_assert(std::is_same<Layout, Kokkos::LayoutRight>::value ||
+                    std::is_same<Layout, Kokkos::LayoutLeft>::value,
                 "matmul: LayoutRight or LayoutLeft");
-  static_assert(std::is_same<typename CView::value_type, Scalar>::value, "matmul: C must be writable");
+  static_assert(std::is_same<typename CView::value_type, Scalar>::value,
+                "matmul: C must be writable");
   impl::matmul<Exec, Scalar, Layout>(exec, algorithm, a, b, c);
 }
 

@@ -78,7 +78,8 @@ typename AView::non_const_value_type max_line_sum(const Exec& exec, const AView&
   const int length = static_cast<int>(columns ? a.extent(0) : a.extent(1));
   Scalar largest = 0;
   if (lines == 0) return largest;
-  Kokkos::parallel_reduce("portasim::toolkit::norm_max_line_sum", Kokkos::TeamPolicy<Exec>(exec, lines, Kokkos::AUTO),
+  Kokkos::parallel_reduce("portasim::toolkit::norm_max_line_sum",
+                          Kokkos::TeamPolicy<Exec>(exec, lines, Kokkos::AUTO),
                           MaxLineSum<AView>{a, columns, length}, Kokkos::Max<Scalar>(largest));
   return largest;
 }
@@ -91,14 +92,17 @@ typename AView::non_const_value_type frobenius_norm(const Exec& exec, const AVie
   using Scalar = typename AView::non_const_value_type;
   if (a.span_is_contiguous()) {
     static const auto l2 = l2_norm_reduction<Scalar>();
-    const Kokkos::View<const Scalar*, typename AView::memory_space, Kokkos::MemoryUnmanaged> flat(a.data(), a.size());
+    const Kokkos::View<const Scalar*, typename AView::memory_space, Kokkos::MemoryUnmanaged> flat(
+        a.data(), a.size());
     return l2.value(exec, flat);
   }
-  const auto rows = static_cast<std::int64_t>(a.extent(0)), cols = static_cast<std::int64_t>(a.extent(1));
+  const auto rows = static_cast<std::int64_t>(a.extent(0)),
+             cols = static_cast<std::int64_t>(a.extent(1));
   Scalar sum = 0;
-  Kokkos::parallel_reduce("portasim::toolkit::frobenius_norm",
-                          Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, rows * cols),
-                          impl::SumOfSquares<AView>{a, rows, cols}, sum);
+  Kokkos::parallel_reduce(
+      "portasim::toolkit::frobenius_norm",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, rows * cols),
+      impl::SumOfSquares<AView>{a, rows, cols}, sum);
   return compat::math::sqrt(sum);
 }
 

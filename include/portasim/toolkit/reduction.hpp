@@ -29,7 +29,9 @@ namespace portasim::toolkit {
 namespace fn {
 struct Identity {
   template <class A>
-  KOKKOS_FORCEINLINE_FUNCTION A operator()(A a) const { return a; }
+  KOKKOS_FORCEINLINE_FUNCTION A operator()(A a) const {
+    return a;
+  }
 };
 }  // namespace fn
 
@@ -69,11 +71,7 @@ class Reduction {
 
   Reduction(const Map& map, const Combine& combine, Acc identity, const Post& post = Post{},
             std::string name = "portasim::toolkit::reduce")
-      : m_map(map),
-        m_combine(combine),
-        m_identity(identity),
-        m_post(post),
-        m_name(std::move(name)),
+      : m_map(map), m_combine(combine), m_identity(identity), m_post(post), m_name(std::move(name)),
         m_axis_name(m_name + " along axis"),
         m_axis_combine_name(m_name + " along axis: combine segments") {}
 
@@ -99,7 +97,8 @@ class Reduction {
     static_assert(E::template accessible_from<Exec>() &&
                       Kokkos::SpaceAccessibility<Exec, typename Result::memory_space>::accessible,
                   "every View of a reduction must be accessible from its execution space");
-    if (shape.team < 0 || shape.per_thread < 0 || shape.per_thread > impl::max_elements_in_flight || shape.waves < 0)
+    if (shape.team < 0 || shape.per_thread < 0 || shape.per_thread > impl::max_elements_in_flight ||
+        shape.waves < 0)
       throw_error(ErrorKind::invalid_argument,
                   "reduction grid: team " + std::to_string(shape.team) + ", per_thread " +
                       std::to_string(shape.per_thread) + ", waves " + std::to_string(shape.waves) +
@@ -109,17 +108,20 @@ class Reduction {
     const std::size_t n = shape_in.size();
     const impl::FlatIndex index(shape_in, false);
     if constexpr (impl::is_device_space<Exec>()) {
-      impl::reduce_whole_on_device(m_name, exec, expr, index, n, m_combine, m_identity, m_post, result, shape);
+      impl::reduce_whole_on_device(m_name, exec, expr, index, n, m_combine, m_identity, m_post,
+                                   result, shape);
     } else {
       // Host backends finish a reduction into a scalar before returning, so the post-map
       // and the store need no kernel of their own.
       (void)shape;
       Acc acc = m_identity;
       if (n > 0)
-        Kokkos::parallel_reduce(m_name,
-                                Kokkos::RangePolicy<Exec>(exec, 0, (n + impl::host_reduce_block - 1) / impl::host_reduce_block),
-                                impl::BlockedWholeBody<E, Combine, Acc>{expr, m_combine, m_identity, index, n},
-                                impl::CombineReducer<Acc, Combine, Kokkos::HostSpace>(acc, m_combine, m_identity));
+        Kokkos::parallel_reduce(
+            m_name,
+            Kokkos::RangePolicy<Exec>(exec, 0,
+                                      (n + impl::host_reduce_block - 1) / impl::host_reduce_block),
+            impl::BlockedWholeBody<E, Combine, Acc>{expr, m_combine, m_identity, index, n},
+            impl::CombineReducer<Acc, Combine, Kokkos::HostSpace>(acc, m_combine, m_identity));
       result() = m_post(acc);
     }
   }
@@ -141,28 +143,33 @@ class Reduction {
     static_assert(Kokkos::is_view<Out>::value, "an axis reduction writes into a Kokkos::View");
     const auto expr = apply(m_map, ins...);
     using E = std::decay_t<decltype(expr)>;
-    static_assert(E::template accessible_from<Exec>() && ViewOperand<Out>::template accessible_from<Exec>(),
-                  "every View of a reduction must be accessible from its execution space");
+    static_assert(
+        E::template accessible_from<Exec>() && ViewOperand<Out>::template accessible_from<Exec>(),
+        "every View of a reduction must be accessible from its execution space");
     if (split.segments < 0 || split.waves < 0 || split.team < 0)
-      throw_error(ErrorKind::invalid_argument, "axis reduction split: segments " + std::to_string(split.segments) +
-                                                   ", waves " + std::to_string(split.waves) + ", team " +
-                                                   std::to_string(split.team) + ": all must be >= 0 (0: default)");
+      throw_error(ErrorKind::invalid_argument,
+                  "axis reduction split: segments " + std::to_string(split.segments) + ", waves " +
+                      std::to_string(split.waves) + ", team " + std::to_string(split.team) +
+                      ": all must be >= 0 (0: default)");
     const Shape shape = expr.shape();
     // (messages are built only on failure; see impl::require_output_view_shape)
     if (shape.rank() < 2)
-      throw_error(ErrorKind::invalid_argument, "a reduction along an axis needs operands of rank 2 or 3, they broadcast to " +
-                                                   shape.to_string() + " (reduce the whole array instead)");
-    if (axis < 0 || axis >= shape.rank())
       throw_error(ErrorKind::invalid_argument,
-                  "reduction axis " + std::to_string(axis) + " out of range for shape " + shape.to_string());
+                  "a reduction along an axis needs operands of rank 2 or 3, they broadcast to " +
+                      shape.to_string() + " (reduce the whole array instead)");
+    if (axis < 0 || axis >= shape.rank())
+      throw_error(ErrorKind::invalid_argument, "reduction axis " + std::to_string(axis) +
+                                                   " out of range for shape " + shape.to_string());
     const Shape out_shape = shape.without(axis);
     if (Shape::of(out) != out_shape)
-      require_output_shape(Shape::of(out), out_shape,
-                           "output View '" + out.label() + "' of the reduction along axis " + std::to_string(axis));
+      require_output_shape(
+          Shape::of(out), out_shape,
+          "output View '" + out.label() + "' of the reduction along axis " + std::to_string(axis));
     const bool out_first_index_fastest = impl::first_index_fastest(out);
     impl::AxisGeometry geometry;
     geometry.axis_slot = max_rank - shape.rank() + axis;
-    for (int slot = 0; slot < max_rank; ++slot) geometry.extent[slot] = shape.from_right(max_rank - 1 - slot);
+    for (int slot = 0; slot < max_rank; ++slot)
+      geometry.extent[slot] = shape.from_right(max_rank - 1 - slot);
     geometry.outer = impl::FlatIndex(out_shape, out_first_index_fastest);
     geometry.out_rank = out_shape.rank();
     // Along the last axis of row-major data teams read contiguous pieces of rows; along any
@@ -172,10 +179,10 @@ class Reduction {
     // device team reads whole blocks of rows.
     const bool columns =
         impl::use_columns_form(axis, out_first_index_fastest, out_shape.size(), geometry.length(),
-                               impl::is_device_space<Exec>(), static_cast<std::size_t>(exec.concurrency()),
-                               sizeof(Acc), split);
-    impl::reduce_along(m_axis_name, m_axis_combine_name, exec, split, expr, geometry, out_shape.size(), rows,
-                       columns, m_combine, m_identity, m_post, out);
+                               impl::is_device_space<Exec>(),
+                               static_cast<std::size_t>(exec.concurrency()), sizeof(Acc), split);
+    impl::reduce_along(m_axis_name, m_axis_combine_name, exec, split, expr, geometry,
+                       out_shape.size(), rows, columns, m_combine, m_identity, m_post, out);
   }
 
   // The explicit synchronous convenience form: reduces on exec, waits for it, returns the
@@ -208,8 +215,8 @@ class Reduction {
 };
 
 template <class Map, class Combine, class Acc, class Post = fn::Identity>
-Reduction<Map, Combine, Acc, Post> make_reduction(const Map& map, const Combine& combine, Acc identity,
-                                                  const Post& post = Post{},
+Reduction<Map, Combine, Acc, Post> make_reduction(const Map& map, const Combine& combine,
+                                                  Acc identity, const Post& post = Post{},
                                                   std::string name = "portasim::toolkit::reduce") {
   return Reduction<Map, Combine, Acc, Post>(map, combine, identity, post, std::move(name));
 }
@@ -220,17 +227,23 @@ namespace impl {
 template <class T>
 struct CastTo {
   template <class A>
-  KOKKOS_FORCEINLINE_FUNCTION T operator()(A a) const { return static_cast<T>(a); }
+  KOKKOS_FORCEINLINE_FUNCTION T operator()(A a) const {
+    return static_cast<T>(a);
+  }
 };
 template <class T>
 struct CastSquare {
   template <class A>
-  KOKKOS_FORCEINLINE_FUNCTION T operator()(A a) const { return static_cast<T>(a) * static_cast<T>(a); }
+  KOKKOS_FORCEINLINE_FUNCTION T operator()(A a) const {
+    return static_cast<T>(a) * static_cast<T>(a);
+  }
 };
 template <class T>
 struct CastProduct {
   template <class A, class B>
-  KOKKOS_FORCEINLINE_FUNCTION T operator()(A a, B b) const { return static_cast<T>(a) * static_cast<T>(b); }
+  KOKKOS_FORCEINLINE_FUNCTION T operator()(A a, B b) const {
+    return static_cast<T>(a) * static_cast<T>(b);
+  }
 };
 }  // namespace impl
 
@@ -240,13 +253,13 @@ Reduction<impl::CastTo<Acc>, fn::Plus, Acc> sum_reduction() {
 }
 template <class Acc>
 Reduction<impl::CastTo<Acc>, fn::Minimum, Acc> min_reduction() {
-  return {impl::CastTo<Acc>{}, fn::Minimum{}, Kokkos::reduction_identity<Acc>::min(), fn::Identity{},
-          "portasim::toolkit::min"};
+  return {impl::CastTo<Acc>{}, fn::Minimum{}, Kokkos::reduction_identity<Acc>::min(),
+          fn::Identity{}, "portasim::toolkit::min"};
 }
 template <class Acc>
 Reduction<impl::CastTo<Acc>, fn::Maximum, Acc> max_reduction() {
-  return {impl::CastTo<Acc>{}, fn::Maximum{}, Kokkos::reduction_identity<Acc>::max(), fn::Identity{},
-          "portasim::toolkit::max"};
+  return {impl::CastTo<Acc>{}, fn::Maximum{}, Kokkos::reduction_identity<Acc>::max(),
+          fn::Identity{}, "portasim::toolkit::max"};
 }
 template <class Acc>
 Reduction<impl::CastProduct<Acc>, fn::Plus, Acc> dot_reduction() {

@@ -35,7 +35,8 @@ void svd(const Exec& exec, const AView& a, const UView& u, const SView& s, const
   using Layout = typename UView::array_layout;
   static_assert(AView::rank == 2 && UView::rank == 2 && SView::rank == 1 && VtView::rank == 2,
                 "svd: A, U, Vt rank 2 and S rank 1");
-  static_assert(std::is_same<Scalar, float>::value || std::is_same<Scalar, double>::value, "svd: float or double");
+  static_assert(std::is_same<Scalar, float>::value || std::is_same<Scalar, double>::value,
+                "svd: float or double");
   static_assert(std::is_same<typename AView::non_const_value_type, Scalar>::value &&
                     std::is_same<typename SView::non_const_value_type, Scalar>::value &&
                     std::is_same<typename VtView::non_const_value_type, Scalar>::value,
@@ -43,7 +44,8 @@ void svd(const Exec& exec, const AView& a, const UView& u, const SView& s, const
   static_assert(std::is_same<typename AView::array_layout, Layout>::value &&
                     std::is_same<typename VtView::array_layout, Layout>::value,
                 "svd: A, U and Vt must have one layout");
-  static_assert(std::is_same<Layout, Kokkos::LayoutRight>::value || std::is_same<Layout, Kokkos::LayoutLeft>::value,
+  static_assert(std::is_same<Layout, Kokkos::LayoutRight>::value ||
+                    std::is_same<Layout, Kokkos::LayoutLeft>::value,
                 "svd: LayoutRight or LayoutLeft");
   impl::svd<Exec, Scalar, Layout>(exec, a, u, s, vt);
 }
@@ -57,8 +59,8 @@ struct SvdResult {
 
 // Allocating form: the result views live in Exec's memory space, in A's layout.
 template <class Exec, class AView>
-SvdResult<Exec, typename AView::non_const_value_type, typename AView::array_layout> svd(const Exec& exec,
-                                                                                       const AView& a) {
+SvdResult<Exec, typename AView::non_const_value_type, typename AView::array_layout> svd(
+    const Exec& exec, const AView& a) {
   using Scalar = typename AView::non_const_value_type;
   using Layout = typename AView::array_layout;
   const std::size_t m = a.extent(0), n = a.extent(1), k = m < n ? m : n;

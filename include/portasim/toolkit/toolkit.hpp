@@ -5,5 +5,5 @@
 #include "portasim/toolkit/elementwise.hpp"
 #include "portasim/toolkit/expression.hpp"
 #include "portasim/toolkit/launch_shape.hpp"
-#include "portasim/toolkit/reduction.hpp"
 #include "portasim/toolkit/linalg.hpp"
+#include "portasim/toolkit/reduction.hpp"

@@ -30,17 +30,19 @@ std::size_t diagonal_length(const AView& a) {
 template <class Exec, class AView, class ResultView>
 void trace(const Exec& exec, const AView& a, const ResultView& result) {
   static_assert(ResultView::rank == 0, "trace: the result view must be rank 0");
-  Kokkos::parallel_reduce("portasim::toolkit::trace",
-                          Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(exec, 0, impl::diagonal_length(a)),
-                          impl::DiagonalSum<AView>{a}, result);
+  Kokkos::parallel_reduce(
+      "portasim::toolkit::trace",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(exec, 0, impl::diagonal_length(a)),
+      impl::DiagonalSum<AView>{a}, result);
 }
 
 template <class Exec, class AView>
 typename AView::non_const_value_type trace(const Exec& exec, const AView& a) {
   typename AView::non_const_value_type sum = 0;
-  Kokkos::parallel_reduce("portasim::toolkit::trace",
-                          Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(exec, 0, impl::diagonal_length(a)),
-                          impl::DiagonalSum<AView>{a}, sum);
+  Kokkos::parallel_reduce(
+      "portasim::toolkit::trace",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(exec, 0, impl::diagonal_length(a)),
+      impl::DiagonalSum<AView>{a}, sum);
   return sum;
 }
 

@@ -18,13 +18,16 @@ namespace {
 // MPI counts are int: larger messages go in pieces of this many bytes.
 constexpr std::size_t piece_bytes = std::size_t(1) << 30;
 
-bool starts_with(const char* text, const char* prefix) { return std::strncmp(text, prefix, std::strlen(prefix)) == 0; }
+bool starts_with(const char* text, const char* prefix) {
+  return std::strncmp(text, prefix, std::strlen(prefix)) == 0;
+}
 }  // namespace
 
 bool launched_by_mpi() noexcept {
-  if (const char* forced = std::getenv("PORTASIM_MPI")) return std::strcmp(forced, "0") != 0 && *forced != '\0';
-  for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MV2_COMM_WORLD_SIZE",
-                               "MPI_LOCALNRANKS", "I_MPI_HYDRA_HOST_FILE"})
+  if (const char* forced = std::getenv("PORTASIM_MPI"))
+    return std::strcmp(forced, "0") != 0 && *forced != '\0';
+  for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE",
+                               "MV2_COMM_WORLD_SIZE", "MPI_LOCALNRANKS", "I_MPI_HYDRA_HOST_FILE"})
     if (std::getenv(variable) != nullptr) return true;
   return false;
 }
@@ -98,15 +101,20 @@ void check(int status, const char* what) {
     char message[MPI_MAX_ERROR_STRING];
     int length = 0;
     MPI_Error_string(status, message, &length);
-    throw_error(ErrorKind::backend, std::string("MPI: ") + what + " failed: " + std::string(message, length));
+    throw_error(ErrorKind::backend,
+                std::string("MPI: ") + what + " failed: " + std::string(message, length));
   }
 }
 template <class T>
 MPI_Datatype type_of();
 template <>
-MPI_Datatype type_of<double>() { return MPI_DOUBLE; }
+MPI_Datatype type_of<double>() {
+  return MPI_DOUBLE;
+}
 template <>
-MPI_Datatype type_of<std::int64_t>() { return MPI_INT64_T; }
+MPI_Datatype type_of<std::int64_t>() {
+  return MPI_INT64_T;
+}
 
 template <class T>
 T all_reduce(MPI_Comm comm, T value, MPI_Op op) {
@@ -117,7 +125,8 @@ T all_reduce(MPI_Comm comm, T value, MPI_Op op) {
 template <class T>
 std::vector<T> all_gather(MPI_Comm comm, int size, T value) {
   std::vector<T> result(static_cast<std::size_t>(size));
-  check(MPI_Allgather(&value, 1, type_of<T>(), result.data(), 1, type_of<T>(), comm), "MPI_Allgather");
+  check(MPI_Allgather(&value, 1, type_of<T>(), result.data(), 1, type_of<T>(), comm),
+        "MPI_Allgather");
   return result;
 }
 }  // namespace
@@ -146,7 +155,8 @@ void Communicator::broadcast(void* data, std::size_t bytes, int root) const {
   if (!m_handle) return;
   auto* p = static_cast<char*>(data);
   for (std::size_t done = 0; done < bytes; done += piece_bytes)
-    check(MPI_Bcast(p + done, static_cast<int>(std::min(piece_bytes, bytes - done)), MPI_BYTE, root, m_handle->comm),
+    check(MPI_Bcast(p + done, static_cast<int>(std::min(piece_bytes, bytes - done)), MPI_BYTE, root,
+                    m_handle->comm),
           "MPI_Bcast");
 }
 
@@ -156,7 +166,8 @@ void Communicator::send(const void* data, std::size_t bytes, int destination, in
   std::size_t done = 0;
   do {
     const std::size_t n = std::min(piece_bytes, bytes - done);
-    check(MPI_Send(p + done, static_cast<int>(n), MPI_BYTE, destination, tag, m_handle->comm), "MPI_Send");
+    check(MPI_Send(p + done, static_cast<int>(n), MPI_BYTE, destination, tag, m_handle->comm),
+          "MPI_Send");
     done += n;
   } while (done < bytes);
 }
@@ -167,20 +178,26 @@ void Communicator::receive(void* data, std::size_t bytes, int source, int tag) c
   std::size_t done = 0;
   do {
     const std::size_t n = std::min(piece_bytes, bytes - done);
-    check(MPI_Recv(p + done, static_cast<int>(n), MPI_BYTE, source, tag, m_handle->comm, MPI_STATUS_IGNORE), "MPI_Recv");
+    check(MPI_Recv(p + done, static_cast<int>(n), MPI_BYTE, source, tag, m_handle->comm,
+                   MPI_STATUS_IGNORE),
+          "MPI_Recv");
     done += n;
   } while (done < bytes);
 }
 
-void Communicator::sendrecv(const void* send_data, std::size_t send_bytes, int destination, void* receive_data,
-                            std::size_t receive_bytes, int source, int tag) const {
+void Communicator::sendrecv(const void* send_data, std::size_t send_bytes, int destination,
+                            void* receive_data, std::size_t receive_bytes, int source,
+                            int tag) const {
   if (!m_handle) {
-    if (destination == 0 && source == 0) std::memcpy(receive_data, send_data, std::min(send_bytes, receive_bytes));
+    if (destination == 0 && source == 0)
+      std::memcpy(receive_data, send_data, std::min(send_bytes, receive_bytes));
     return;
   }
-  require(send_bytes < piece_bytes && receive_bytes < piece_bytes, "mpi: sendrecv of more than 1 GiB");
-  check(MPI_Sendrecv(send_data, static_cast<int>(send_bytes), MPI_BYTE, destination < 0 ? MPI_PROC_NULL : destination,
-                     tag, receive_data, static_cast<int>(receive_bytes), MPI_BYTE, source < 0 ? MPI_PROC_NULL : source,
+  require(send_bytes < piece_bytes && receive_bytes < piece_bytes,
+          "mpi: sendrecv of more than 1 GiB");
+  check(MPI_Sendrecv(send_data, static_cast<int>(send_bytes), MPI_BYTE,
+                     destination < 0 ? MPI_PROC_NULL : destination, tag, receive_data,
+                     static_cast<int>(receive_bytes), MPI_BYTE, source < 0 ? MPI_PROC_NULL : source,
                      tag, m_handle->comm, MPI_STATUS_IGNORE),
         "MPI_Sendrecv");
 }
@@ -192,7 +209,8 @@ void Communicator::gatherv(const void* data, std::size_t bytes, void* receive,
     if (bytes > 0) send(data, bytes, root, tag);
     return;
   }
-  require(bytes_per_rank.size() == static_cast<std::size_t>(m_size), "mpi: gatherv needs one size per rank");
+  require(bytes_per_rank.size() == static_cast<std::size_t>(m_size),
+          "mpi: gatherv needs one size per rank");
   auto* out = static_cast<char*>(receive);
   std::size_t offset = 0;
   for (int r = 0; r < m_size; ++r) {
@@ -207,11 +225,21 @@ void Communicator::gatherv(const void* data, std::size_t bytes, void* receive,
   }
 }
 
-double Communicator::sum(double value) const { return m_handle ? all_reduce(m_handle->comm, value, MPI_SUM) : value; }
-std::int64_t Communicator::sum(std::int64_t value) const { return m_handle ? all_reduce(m_handle->comm, value, MPI_SUM) : value; }
-double Communicator::max(double value) const { return m_handle ? all_reduce(m_handle->comm, value, MPI_MAX) : value; }
-std::int64_t Communicator::max(std::int64_t value) const { return m_handle ? all_reduce(m_handle->comm, value, MPI_MAX) : value; }
-std::int64_t Communicator::min(std::int64_t value) const { return m_handle ? all_reduce(m_handle->comm, value, MPI_MIN) : value; }
+double Communicator::sum(double value) const {
+  return m_handle ? all_reduce(m_handle->comm, value, MPI_SUM) : value;
+}
+std::int64_t Communicator::sum(std::int64_t value) const {
+  return m_handle ? all_reduce(m_handle->comm, value, MPI_SUM) : value;
+}
+double Communicator::max(double value) const {
+  return m_handle ? all_reduce(m_handle->comm, value, MPI_MAX) : value;
+}
+std::int64_t Communicator::max(std::int64_t value) const {
+  return m_handle ? all_reduce(m_handle->comm, value, MPI_MAX) : value;
+}
+std::int64_t Communicator::min(std::int64_t value) const {
+  return m_handle ? all_reduce(m_handle->comm, value, MPI_MIN) : value;
+}
 std::vector<std::int64_t> Communicator::allgather(std::int64_t value) const {
   return m_handle ? all_gather(m_handle->comm, m_size, value) : std::vector<std::int64_t>{value};
 }
@@ -237,12 +265,13 @@ void Communicator::send(const void*, std::size_t, int, int) const {
 void Communicator::receive(void*, std::size_t, int, int) const {
   throw_error(ErrorKind::backend, "mpi: a single rank cannot receive from itself");
 }
-void Communicator::sendrecv(const void* send_data, std::size_t send_bytes, int destination, void* receive_data,
-                            std::size_t receive_bytes, int source, int) const {
-  if (destination == 0 && source == 0) std::memcpy(receive_data, send_data, std::min(send_bytes, receive_bytes));
+void Communicator::sendrecv(const void* send_data, std::size_t send_bytes, int destination,
+                            void* receive_data, std::size_t receive_bytes, int source, int) const {
+  if (destination == 0 && source == 0)
+    std::memcpy(receive_data, send_data, std::min(send_bytes, receive_bytes));
 }
-void Communicator::gatherv(const void* data, std::size_t bytes, void* receive, const std::vector<std::size_t>&,
-                           int) const {
+void Communicator::gatherv(const void* data, std::size_t bytes, void* receive,
+                           const std::vector<std::size_t>&, int) const {
   if (bytes > 0 && receive != data) std::memmove(receive, data, bytes);
 }
 double Communicator::sum(double value) const { return value; }
@@ -262,8 +291,9 @@ int default_device(int argc, char* argv[], int visible_devices) {
     if (std::getenv(variable) != nullptr) return -1;
   // Kokkos' device flags as "--flag=N" or "--flag N" (never a prefix of another option).
   for (int i = 1; i < argc; ++i)
-    for (const char* flag : {"--kokkos-device-id", "--kokkos-device", "--device-id", "--device", "--kokkos-num-devices",
-                             "--num-devices", "--kokkos-ndevices", "--ndevices"})
+    for (const char* flag :
+         {"--kokkos-device-id", "--kokkos-device", "--device-id", "--device",
+          "--kokkos-num-devices", "--num-devices", "--kokkos-ndevices", "--ndevices"})
       if (argv[i] != nullptr && starts_with(argv[i], flag) &&
           (argv[i][std::strlen(flag)] == '\0' || argv[i][std::strlen(flag)] == '='))
         return -1;

@@ -12,20 +12,26 @@ int main(int argc, char* argv[]) {
   Kokkos::View<double*, Exec::memory_space> x("x", 1000);
   portasim::EventTimer<Exec> timer(pool[0]);
   timer.start();
-  Kokkos::parallel_for("fill", Kokkos::RangePolicy<Exec>(pool[0], 0, 1000),
-                       KOKKOS_LAMBDA(const int i) { x(i) = i; });
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<Exec>(pool[0], 0, 1000),
+      KOKKOS_LAMBDA(const int i) { x(i) = i; });
   timer.stop();
   portasim::wait_for(pool[1], pool[0]);
   double sum = 0;
-  Kokkos::parallel_reduce("sum", Kokkos::RangePolicy<Exec>(pool[1], 0, 1000),
-                          KOKKOS_LAMBDA(const int i, double& acc) { acc += x(i); }, sum);
+  Kokkos::parallel_reduce(
+      "sum", Kokkos::RangePolicy<Exec>(pool[1], 0, 1000),
+      KOKKOS_LAMBDA(const int i, double& acc) { acc += x(i); }, sum);
   std::cout << "portasim " << portasim::build_info().portasim_version << ": sum " << sum << " in "
             << timer.elapsed_ms() << " ms\n";
   // diag(3, 2) * [[0, 1], [1, 0]]: singular values 3 and 2.
   Kokkos::View<double**, Exec::memory_space> a("a", 2, 2), b("b", 2, 2), c("c", 2, 2);
-  Kokkos::parallel_for("init", Kokkos::RangePolicy<Exec>(pool[0], 0, 1), KOKKOS_LAMBDA(const int) {
-    a(0, 0) = 3; a(1, 1) = 2; b(0, 1) = 1; b(1, 0) = 1;
-  });
+  Kokkos::parallel_for(
+      "init", Kokkos::RangePolicy<Exec>(pool[0], 0, 1), KOKKOS_LAMBDA(const int) {
+        a(0, 0) = 3;
+        a(1, 1) = 2;
+        b(0, 1) = 1;
+        b(1, 0) = 1;
+      });
   portasim::toolkit::matmul(pool[0], a, b, c);
   const auto svd = portasim::toolkit::svd(pool[0], c);
   auto s = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), svd.s);

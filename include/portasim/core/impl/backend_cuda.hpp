@@ -58,8 +58,9 @@ template <>
 class EventImpl<Kokkos::Cuda> {
  public:
   explicit EventImpl(bool timing = true) {
-    check_cuda(cudaEventCreateWithFlags(&m_event, timing ? cudaEventDefault : cudaEventDisableTiming),
-               "cudaEventCreate");
+    check_cuda(
+        cudaEventCreateWithFlags(&m_event, timing ? cudaEventDefault : cudaEventDisableTiming),
+        "cudaEventCreate");
   }
   ~EventImpl() {
     if (m_event) cudaEventDestroy(m_event);

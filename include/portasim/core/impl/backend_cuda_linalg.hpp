@@ -40,14 +40,16 @@ inline std::mutex& vendor_handle_mutex() {
 #if defined(KOKKOSKERNELS_ENABLE_TPL_CUBLAS)
 inline void check_cublas(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS)
-    throw_error(ErrorKind::backend, std::string(what) + " failed: cuBLAS status " + std::to_string(static_cast<int>(status)));
+    throw_error(ErrorKind::backend, std::string(what) + " failed: cuBLAS status " +
+                                        std::to_string(static_cast<int>(status)));
 }
 
 template <>
 class BlasStreamScope<Kokkos::Cuda> {
  public:
   explicit BlasStreamScope(const Kokkos::Cuda& exec)
-      : m_lock(vendor_handle_mutex()), m_handle(KokkosBlas::Impl::CudaBlasSingleton::singleton().handle) {
+      : m_lock(vendor_handle_mutex()),
+        m_handle(KokkosBlas::Impl::CudaBlasSingleton::singleton().handle) {
     check_cublas(cublasGetStream(m_handle, &m_previous), "cublasGetStream");
     check_cublas(cublasSetStream(m_handle, exec.cuda_stream()), "cublasSetStream");
   }
@@ -64,7 +66,8 @@ class BlasStreamScope<Kokkos::Cuda> {
 
 inline void check_cusolver(cusolverStatus_t status, const char* what) {
   if (status != CUSOLVER_STATUS_SUCCESS)
-    throw_error(ErrorKind::backend, std::string(what) + " failed: cuSOLVER status " + std::to_string(static_cast<int>(status)));
+    throw_error(ErrorKind::backend, std::string(what) + " failed: cuSOLVER status " +
+                                        std::to_string(static_cast<int>(status)));
 }
 
 // Created on first use and never destroyed: destroying it at exit could run after the
@@ -78,18 +81,20 @@ inline cusolverDnHandle_t cusolver_handle() {
   return handle;
 }
 
-inline cusolverStatus_t cusolver_gesvd_buffer(cusolverDnHandle_t h, int m, int n, double*, int* lwork) {
+inline cusolverStatus_t cusolver_gesvd_buffer(cusolverDnHandle_t h, int m, int n, double*,
+                                              int* lwork) {
   return cusolverDnDgesvd_bufferSize(h, m, n, lwork);
 }
-inline cusolverStatus_t cusolver_gesvd_buffer(cusolverDnHandle_t h, int m, int n, float*, int* lwork) {
+inline cusolverStatus_t cusolver_gesvd_buffer(cusolverDnHandle_t h, int m, int n, float*,
+                                              int* lwork) {
   return cusolverDnSgesvd_bufferSize(h, m, n, lwork);
 }
-inline cusolverStatus_t cusolver_gesvd(cusolverDnHandle_t h, int m, int n, double* a, double* s, double* u,
-                                       double* vt, double* work, int lwork, int* info) {
+inline cusolverStatus_t cusolver_gesvd(cusolverDnHandle_t h, int m, int n, double* a, double* s,
+                                       double* u, double* vt, double* work, int lwork, int* info) {
   return cusolverDnDgesvd(h, 'S', 'S', m, n, a, m, s, u, m, vt, n, work, lwork, nullptr, info);
 }
-inline cusolverStatus_t cusolver_gesvd(cusolverDnHandle_t h, int m, int n, float* a, float* s, float* u,
-                                       float* vt, float* work, int lwork, int* info) {
+inline cusolverStatus_t cusolver_gesvd(cusolverDnHandle_t h, int m, int n, float* a, float* s,
+                                       float* u, float* vt, float* work, int lwork, int* info) {
   return cusolverDnSgesvd(h, 'S', 'S', m, n, a, m, s, u, m, vt, n, work, lwork, nullptr, info);
 }
 
@@ -98,7 +103,8 @@ inline cusolverStatus_t cusolver_gesvd(cusolverDnHandle_t h, int m, int n, float
 template <>
 struct DenseSvd<Kokkos::Cuda> {
   template <class Scalar>
-  static void tall(const Kokkos::Cuda& exec, int m, int n, Scalar* a, Scalar* s, Scalar* u, Scalar* vt) {
+  static void tall(const Kokkos::Cuda& exec, int m, int n, Scalar* a, Scalar* s, Scalar* u,
+                   Scalar* vt) {
     // gesvd always writes info and never reads it: no zero fill (which would run on
     // Kokkos' default stream).
     Kokkos::View<int, Kokkos::CudaSpace> info(
@@ -111,18 +117,22 @@ struct DenseSvd<Kokkos::Cuda> {
       int lwork = 0;
       check_cusolver(cusolver_gesvd_buffer(handle, m, n, a, &lwork), "cusolverDn gesvd_bufferSize");
       work = Kokkos::View<Scalar*, Kokkos::CudaSpace>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::svd::work")), lwork > 0 ? lwork : 1);
-      check_cusolver(cusolver_gesvd(handle, m, n, a, s, u, vt, work.data(), lwork, info.data()), "cusolverDn gesvd");
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::svd::work")),
+          lwork > 0 ? lwork : 1);
+      check_cusolver(cusolver_gesvd(handle, m, n, a, s, u, vt, work.data(), lwork, info.data()),
+                     "cusolverDn gesvd");
     }
     int host_info = 0;
-    check_cuda(cudaMemcpyAsync(&host_info, info.data(), sizeof(int), cudaMemcpyDeviceToHost, exec.cuda_stream()),
+    check_cuda(cudaMemcpyAsync(&host_info, info.data(), sizeof(int), cudaMemcpyDeviceToHost,
+                               exec.cuda_stream()),
                "cudaMemcpyAsync (svd info)");
     exec.fence();
     if (host_info > 0)
-      throw_error(ErrorKind::backend, "cuSOLVER gesvd: the SVD did not converge (" + std::to_string(host_info) +
-                                          " superdiagonals)");
+      throw_error(ErrorKind::backend, "cuSOLVER gesvd: the SVD did not converge (" +
+                                          std::to_string(host_info) + " superdiagonals)");
     if (host_info < 0)
-      throw_error(ErrorKind::internal, "cuSOLVER gesvd: argument " + std::to_string(-host_info) + " had an illegal value");
+      throw_error(ErrorKind::internal, "cuSOLVER gesvd: argument " + std::to_string(-host_info) +
+                                           " had an illegal value");
   }
 };
 

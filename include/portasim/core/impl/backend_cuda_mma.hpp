@@ -13,7 +13,8 @@ namespace portasim::impl {
 // (docs/design/matmul.md).
 // Kokkos' architecture macros, not __CUDA_ARCH__, decide it, so that the host pass sees the
 // same constant as the device pass.
-#if defined(KOKKOS_ARCH_AMPERE80) || defined(KOKKOS_ARCH_HOPPER90) || defined(KOKKOS_ARCH_BLACKWELL100)
+#if defined(KOKKOS_ARCH_AMPERE80) || defined(KOKKOS_ARCH_HOPPER90) || \
+    defined(KOKKOS_ARCH_BLACKWELL100)
 #define PORTASIM_IMPL_CUDA_WARP_MMA_F64 1
 #else
 #define PORTASIM_IMPL_CUDA_WARP_MMA_F64 0

@@ -39,14 +39,17 @@ inline lapack_int lapacke_gesdd(int m, int n, float* a, float* s, float* u, floa
 template <class ExecutionSpace>
 struct DenseSvd {
   template <class Scalar>
-  static void tall(const ExecutionSpace& exec, int m, int n, Scalar* a, Scalar* s, Scalar* u, Scalar* vt) {
+  static void tall(const ExecutionSpace& exec, int m, int n, Scalar* a, Scalar* s, Scalar* u,
+                   Scalar* vt) {
 #if defined(PORTASIM_HAS_LAPACKE)
     exec.fence();  // the kernels that filled a
     const lapack_int info = lapacke_gesdd(m, n, a, s, u, vt);
     if (info > 0)
-      throw_error(ErrorKind::backend, "LAPACKE gesdd: the SVD did not converge (info " + std::to_string(info) + ")");
+      throw_error(ErrorKind::backend,
+                  "LAPACKE gesdd: the SVD did not converge (info " + std::to_string(info) + ")");
     if (info < 0)
-      throw_error(ErrorKind::internal, "LAPACKE gesdd: argument " + std::to_string(-info) + " had an illegal value");
+      throw_error(ErrorKind::internal,
+                  "LAPACKE gesdd: argument " + std::to_string(-info) + " had an illegal value");
 #else
     (void)exec, (void)m, (void)n, (void)a, (void)s, (void)u, (void)vt;
     throw_error(ErrorKind::backend,

@@ -26,7 +26,8 @@ struct WarpMmaF64Layout {
 
 // What one warp-wide mma computes, lane by lane, on the host (tests only): a[l], b[l] and
 // d[l][0..1] are lane l's fragments.
-inline void warp_mma_f64_reference(const double (&a)[32], const double (&b)[32], double (&d)[32][2]) {
+inline void warp_mma_f64_reference(const double (&a)[32], const double (&b)[32],
+                                   double (&d)[32][2]) {
   using L = WarpMmaF64Layout;
   double a_tile[L::m][L::k] = {}, b_tile[L::k][L::n] = {};
   for (int lane = 0; lane < L::warp_size; ++lane) {
@@ -35,14 +36,16 @@ inline void warp_mma_f64_reference(const double (&a)[32], const double (&b)[32],
   }
   for (int lane = 0; lane < L::warp_size; ++lane)
     for (int i = 0; i < 2; ++i)
-      for (int p = 0; p < L::k; ++p) d[lane][i] += a_tile[L::d_row(lane)][p] * b_tile[p][L::d_col(lane, i)];
+      for (int p = 0; p < L::k; ++p)
+        d[lane][i] += a_tile[L::d_row(lane)][p] * b_tile[p][L::d_col(lane, i)];
 }
 
 // No warp MMA: kernels must take another path (available is false); mma aborts.
 template <class Exec>
 struct WarpMmaF64 {
   static constexpr bool available = false;
-  KOKKOS_INLINE_FUNCTION static void mma(double& /*d0*/, double& /*d1*/, double /*a*/, double /*b*/) {
+  KOKKOS_INLINE_FUNCTION static void mma(double& /*d0*/, double& /*d1*/, double /*a*/,
+                                         double /*b*/) {
     Kokkos::abort("portasim: WarpMmaF64::mma called on a backend without FP64 warp MMA");
   }
 };

@@ -65,8 +65,8 @@ class Communicator {
                 std::size_t receive_bytes, int source, int tag) const;
   // Rank r's `bytes` land at offset sum(bytes_per_rank[0..r)) of `receive` on the root,
   // in rank order; `receive` and `bytes_per_rank` are read on the root only.
-  void gatherv(const void* data, std::size_t bytes, void* receive, const std::vector<std::size_t>& bytes_per_rank,
-               int root = 0) const;
+  void gatherv(const void* data, std::size_t bytes, void* receive,
+               const std::vector<std::size_t>& bytes_per_rank, int root = 0) const;
 
   double sum(double value) const;
   std::int64_t sum(std::int64_t value) const;

@@ -29,7 +29,8 @@ StimulusEvaluator<Scalar, MemorySpace> make_evaluator(const Stimulus<Scalar, Mem
   e.shared = stimulus.shared;
   e.per_neuron = stimulus.per_neuron;
   auto trace_length_ok = [steps](std::size_t length) {
-    return static_cast<std::int64_t>(length) == steps || static_cast<std::int64_t>(length) == steps + 1;
+    return static_cast<std::int64_t>(length) == steps ||
+           static_cast<std::int64_t>(length) == steps + 1;
   };
   switch (stimulus.kind) {
     case StimulusKind::none: break;
@@ -41,8 +42,8 @@ StimulusEvaluator<Scalar, MemorySpace> make_evaluator(const Stimulus<Scalar, Mem
     case StimulusKind::per_neuron_trace:
       require(trace_length_ok(stimulus.per_neuron.extent(0)) &&
                   static_cast<std::int64_t>(stimulus.per_neuron.extent(1)) == config.neurons,
-              "per-neuron stimulus has shape (" + std::to_string(stimulus.per_neuron.extent(0)) + ", " +
-                  std::to_string(stimulus.per_neuron.extent(1)) + "), expected (" +
+              "per-neuron stimulus has shape (" + std::to_string(stimulus.per_neuron.extent(0)) +
+                  ", " + std::to_string(stimulus.per_neuron.extent(1)) + "), expected (" +
                   std::to_string(steps) + " or " + std::to_string(steps + 1) + ", " +
                   std::to_string(config.neurons) + ")");
       break;
@@ -52,29 +53,39 @@ StimulusEvaluator<Scalar, MemorySpace> make_evaluator(const Stimulus<Scalar, Mem
                            g.pulse_width_ms, g.ramp_per_ms, g.noise_sd})
         require_finite("stimulus parameter", value);
       require(!std::isnan(g.step_off_ms), "stimulus step-off time must not be NaN");
-      require(g.step_off_ms > g.step_on_ms, "stimulus step-off time must be after its step-on time");
+      require(g.step_off_ms > g.step_on_ms,
+              "stimulus step-off time must be after its step-on time");
       require_non_negative("stimulus noise sd", g.noise_sd);
       require_non_negative("stimulus pulse period", g.pulse_period_ms);
-      require(g.pulse_period_ms == 0 || (g.pulse_width_ms > 0 && g.pulse_width_ms <= g.pulse_period_ms),
-              "stimulus pulse width must be in (0, pulse period]");
+      require(
+          g.pulse_period_ms == 0 || (g.pulse_width_ms > 0 && g.pulse_width_ms <= g.pulse_period_ms),
+          "stimulus pulse width must be in (0, pulse period]");
       // Times to whole samples: sample i is inside when on <= i*dt < off (decimal times such
       // as 5 ms at dt 0.01 ms land exactly on their sample despite binary rounding).
       auto to_sample = [&](double t_ms) {
-        if (t_ms == std::numeric_limits<double>::infinity()) return std::numeric_limits<std::int64_t>::max();
+        if (t_ms == std::numeric_limits<double>::infinity())
+          return std::numeric_limits<std::int64_t>::max();
         return static_cast<std::int64_t>(std::ceil(t_ms / config.dt_ms - 1e-9));
       };
       e.on_sample = std::max<std::int64_t>(0, to_sample(g.step_on_ms));
       e.off_sample = to_sample(g.step_off_ms);
-      e.period_samples = g.pulse_period_ms > 0 ? std::max<std::int64_t>(1, std::llround(g.pulse_period_ms / config.dt_ms)) : 0;
-      e.width_samples = g.pulse_period_ms > 0 ? std::max<std::int64_t>(1, std::llround(g.pulse_width_ms / config.dt_ms)) : 0;
+      e.period_samples =
+          g.pulse_period_ms > 0
+              ? std::max<std::int64_t>(1, std::llround(g.pulse_period_ms / config.dt_ms))
+              : 0;
+      e.width_samples =
+          g.pulse_period_ms > 0
+              ? std::max<std::int64_t>(1, std::llround(g.pulse_width_ms / config.dt_ms))
+              : 0;
       const std::int64_t total = g.total_neurons > 0 ? g.total_neurons : config.neurons;
       require(g.first_neuron >= 0 && g.first_neuron + config.neurons <= total,
               "stimulus slice: neurons " + std::to_string(g.first_neuron) + ".." +
-                  std::to_string(g.first_neuron + config.neurons - 1) + " are outside the " + std::to_string(total) +
-                  " of the population");
+                  std::to_string(g.first_neuron + config.neurons - 1) + " are outside the " +
+                  std::to_string(total) + " of the population");
       e.first_neuron = g.first_neuron;
       e.amplitude_first = g.amplitude_first;
-      e.amplitude_step = total > 1 ? (g.amplitude_last - g.amplitude_first) / static_cast<double>(total - 1) : 0.0;
+      e.amplitude_step =
+          total > 1 ? (g.amplitude_last - g.amplitude_first) / static_cast<double>(total - 1) : 0.0;
       e.ramp_per_sample = g.ramp_per_ms * config.dt_ms;
       e.noise_sd = g.noise_sd;
       e.seed = g.seed;
@@ -96,7 +107,7 @@ struct AdvanceNeurons {
   std::int64_t first_step, end_step;
   int trace_variables;  // 0, 1 (V) or 4 (V, m, h, n)
   int every;
-  std::int64_t first_row;  // sample index of trace row 0
+  std::int64_t first_row;                                           // sample index of trace row 0
   Kokkos::View<Scalar***, Kokkos::LayoutRight, MemorySpace> trace;  // (variable, row, neuron)
   bool detect_spikes;
   Scalar threshold;
@@ -128,11 +139,11 @@ struct AdvanceNeurons {
       const Scalar before = s.v;
       if constexpr (Method == Integrator::rk45)
         s = dormand_prince_step(membrane, s, current.current(i), dt, substep, control);
-      else
-        s = step<Method>(membrane, s, current.current(i), dt);
+      else s = step<Method>(membrane, s, current.current(i), dt);
       if (detect_spikes && before < threshold && s.v >= threshold) {
         if (count < capacity) {
-          const double fraction = static_cast<double>(threshold - before) / static_cast<double>(s.v - before);
+          const double fraction =
+              static_cast<double>(threshold - before) / static_cast<double>(s.v - before);
           spike_slots(k, count) = (static_cast<double>(i) + fraction) * dt_ms;
         }
         ++count;
@@ -151,7 +162,8 @@ struct AdvanceNeurons {
 };
 
 template <class Scalar, class ExecutionSpace, Integrator Method>
-void advance(const ExecutionSpace& exec, const AdvanceNeurons<Scalar, typename ExecutionSpace::memory_space, Method>& functor) {
+void advance(const ExecutionSpace& exec,
+             const AdvanceNeurons<Scalar, typename ExecutionSpace::memory_space, Method>& functor) {
   Kokkos::parallel_for("portasim::hh::advance",
                        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
                            exec, 0, static_cast<std::int64_t>(functor.v.extent(0))),
@@ -166,7 +178,9 @@ void pack_spikes(const ExecutionSpace& exec, double duration_s, Result<Scalar, M
   using memory_space = MemorySpace;
   const std::int64_t neurons = static_cast<std::int64_t>(r.v.extent(0));
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
-  auto alloc = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::hh::") + label); };
+  auto alloc = [](const char* label) {
+    return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::hh::") + label);
+  };
   r.spike_offsets = Kokkos::View<std::int64_t*, memory_space>(alloc("spike_offsets"), neurons + 1);
   r.firing_rate_hz = Kokkos::View<double*, memory_space>(alloc("firing_rate_hz"), neurons);
   r.mean_isi_ms = Kokkos::View<double*, memory_space>(alloc("mean_isi_ms"), neurons);
@@ -197,7 +211,8 @@ void pack_spikes(const ExecutionSpace& exec, double duration_s, Result<Scalar, M
   auto cv = r.isi_cv;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   Kokkos::parallel_for(
-      "portasim::hh::spike_statistics", policy(exec, 0, neurons), KOKKOS_LAMBDA(const std::int64_t k) {
+      "portasim::hh::spike_statistics", policy(exec, 0, neurons),
+      KOKKOS_LAMBDA(const std::int64_t k) {
         const std::int64_t first = offsets(k);
         const std::int64_t n = offsets(k + 1) - first;
         for (std::int64_t j = 0; j < n; ++j) times(first + j) = slots(k, j);
@@ -214,11 +229,11 @@ void pack_spikes(const ExecutionSpace& exec, double duration_s, Result<Scalar, M
           squares += d * d;
         }
         mean_isi(k) = mean;
-        cv(k) = n >= 3 ? portasim::compat::math::sqrt(squares / static_cast<double>(n - 1)) / mean : nan;
+        cv(k) = n >= 3 ? portasim::compat::math::sqrt(squares / static_cast<double>(n - 1)) / mean
+                       : nan;
       });
   exec.fence();
 }
-
 
 template <class Scalar, class ExecutionSpace>
 class Simulation {
@@ -240,7 +255,9 @@ class Simulation {
     result_type r;
     r.steps = m_steps;
     r.samples = m_config.trace == Trace::none ? 0 : m_samples;
-    auto alloc = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::hh::") + label); };
+    auto alloc = [](const char* label) {
+      return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("portasim::hh::") + label);
+    };
     r.v = Kokkos::View<Scalar*, memory_space>(alloc("v"), neurons);
     r.m = Kokkos::View<Scalar*, memory_space>(alloc("m"), neurons);
     r.h = Kokkos::View<Scalar*, memory_space>(alloc("h"), neurons);
@@ -255,7 +272,8 @@ class Simulation {
     const int capacity = m_config.detect_spikes ? spike_capacity(m_config) : 0;
     r.spike_count = Kokkos::View<std::int32_t*, memory_space>(alloc("spike_count"), neurons);
     Kokkos::deep_copy(m_exec, r.spike_count, 0);
-    Kokkos::View<double**, Kokkos::LayoutLeft, memory_space> slots(alloc("spike_slots"), neurons, capacity);
+    Kokkos::View<double**, Kokkos::LayoutLeft, memory_space> slots(alloc("spike_slots"), neurons,
+                                                                   capacity);
 
     m_exec.fence();
     const auto started = std::chrono::steady_clock::now();
@@ -274,8 +292,9 @@ class Simulation {
 
  private:
   template <Integrator Method>
-  AdvanceNeurons<Scalar, memory_space, Method> functor(const result_type& r,
-                                                       const Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>& slots) const {
+  AdvanceNeurons<Scalar, memory_space, Method> functor(
+      const result_type& r,
+      const Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>& slots) const {
     AdvanceNeurons<Scalar, memory_space, Method> f;
     f.v = r.v;
     f.m = r.m;
@@ -301,16 +320,19 @@ class Simulation {
   void report_progress(std::int64_t steps_done) {
     if (!m_config.progress) return;
     m_exec.fence();
-    m_config.progress(m_steps > 0 ? static_cast<double>(steps_done) / static_cast<double>(m_steps) : 1.0);
+    m_config.progress(m_steps > 0 ? static_cast<double>(steps_done) / static_cast<double>(m_steps)
+                                  : 1.0);
   }
 
   template <Integrator Method>
-  void integrate(result_type& r, const Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>& slots,
+  void integrate(result_type& r,
+                 const Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>& slots,
                  TraceSink<Scalar>* sink) {
     auto f = functor<Method>(r, slots);
     if (m_config.trace == Trace::none) {
       // One launch for all steps, unless progress is wanted (then about 20 blocks).
-      const std::int64_t block = m_config.progress ? std::max<std::int64_t>(1, (m_steps + 19) / 20) : std::max<std::int64_t>(1, m_steps);
+      const std::int64_t block = m_config.progress ? std::max<std::int64_t>(1, (m_steps + 19) / 20)
+                                                   : std::max<std::int64_t>(1, m_steps);
       for (std::int64_t first = 0; first < m_steps; first += block) {
         f.first_step = first;
         f.end_step = std::min(m_steps, first + block);
@@ -329,15 +351,20 @@ class Simulation {
   void stream_traces(AdvanceNeurons<Scalar, memory_space, Method>& f, TraceSink<Scalar>* sink) {
     const std::int64_t neurons = m_config.neurons;
     const int variables = m_config.trace == Trace::all ? 4 : 1;
-    const std::int64_t bytes_per_row = variables * neurons * static_cast<std::int64_t>(sizeof(Scalar));
-    const std::int64_t rows = std::clamp<std::int64_t>(static_cast<std::int64_t>(m_config.trace_chunk_bytes) / bytes_per_row, 1, m_samples);
+    const std::int64_t bytes_per_row =
+        variables * neurons * static_cast<std::int64_t>(sizeof(Scalar));
+    const std::int64_t rows = std::clamp<std::int64_t>(
+        static_cast<std::int64_t>(m_config.trace_chunk_bytes) / bytes_per_row, 1, m_samples);
     const std::int64_t chunks = (m_samples + rows - 1) / rows;
     const int slots = chunks > 1 ? 2 : 1;
 
     std::vector<Kokkos::View<Scalar***, Kokkos::LayoutRight, memory_space>> device;
     for (int s = 0; s < slots; ++s)
-      device.emplace_back(Kokkos::view_alloc(Kokkos::WithoutInitializing, "portasim::hh::trace_chunk"), variables, rows, neurons);
-    PinnedStaging<Scalar, ExecutionSpace> staging(slots, static_cast<std::size_t>(variables * rows * neurons), "portasim::hh::trace_host");
+      device.emplace_back(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "portasim::hh::trace_chunk"), variables,
+          rows, neurons);
+    PinnedStaging<Scalar, ExecutionSpace> staging(
+        slots, static_cast<std::size_t>(variables * rows * neurons), "portasim::hh::trace_host");
     InstancePool<ExecutionSpace> copier(1);
     const ExecutionSpace& copy = copier[0];
     std::vector<Event<ExecutionSpace>> computed, copied;
@@ -378,9 +405,11 @@ class Simulation {
       f.end_step = c + 1 == chunks ? m_steps : last_row * m_config.every;
       f.trace = device[static_cast<std::size_t>(slot)];
       // The device slot is free once its previous copy to the host has finished.
-      if (copied[static_cast<std::size_t>(slot)].recorded()) copied[static_cast<std::size_t>(slot)].make_wait(m_exec);
+      if (copied[static_cast<std::size_t>(slot)].recorded())
+        copied[static_cast<std::size_t>(slot)].make_wait(m_exec);
       {
-        ProfilingRegion region("kernel " + std::to_string(f.first_step) + "-" + std::to_string(f.end_step));
+        ProfilingRegion region("kernel " + std::to_string(f.first_step) + "-" +
+                               std::to_string(f.end_step));
         advance(m_exec, f);
       }
       computed[static_cast<std::size_t>(slot)].record(m_exec);
@@ -411,7 +440,8 @@ namespace portasim::hh {
 template <class Scalar, class ExecutionSpace>
 Result<Scalar, typename ExecutionSpace::memory_space> simulate(
     const ExecutionSpace& exec, const Config& config,
-    const Stimulus<Scalar, typename ExecutionSpace::memory_space>& stimulus, TraceSink<Scalar>* sink) {
+    const Stimulus<Scalar, typename ExecutionSpace::memory_space>& stimulus,
+    TraceSink<Scalar>* sink) {
   impl::Simulation<Scalar, ExecutionSpace> simulation(exec, config, stimulus);
   return simulation.run(sink);
 }

@@ -20,15 +20,18 @@
 namespace portasim::life {
 
 template <class ExecutionSpace>
-void fill_random(const ExecutionSpace& exec, const ByteGrid<typename ExecutionSpace::memory_space>& grid,
-                 double density, std::uint64_t seed) {
+void fill_random(const ExecutionSpace& exec,
+                 const ByteGrid<typename ExecutionSpace::memory_space>& grid, double density,
+                 std::uint64_t seed) {
   require_in_range("density", density, 0.0, 1.0);
   const std::int64_t width = static_cast<std::int64_t>(grid.extent(1));
   Kokkos::parallel_for(
       "portasim::life::fill_random",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, std::int64_t(grid.extent(0)) * width),
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
+          exec, 0, std::int64_t(grid.extent(0)) * width),
       KOKKOS_LAMBDA(const std::int64_t i) {
-        grid(i / width, i % width) = counter_uniform(seed, 0, static_cast<std::uint64_t>(i)) < density;
+        grid(i / width, i % width) =
+            counter_uniform(seed, 0, static_cast<std::uint64_t>(i)) < density;
       });
 }
 
@@ -39,17 +42,25 @@ template <class ExecutionSpace>
 class EngineState {
  public:
   using memory_space = typename ExecutionSpace::memory_space;
-  using byte_slice = Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using word_slice = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using byte_slice = Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, memory_space,
+                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using word_slice = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, memory_space,
+                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
-  EngineState(const ExecutionSpace& exec, const Config& config, const ByteGrid<memory_space>& initial)
+  EngineState(const ExecutionSpace& exec, const Config& config,
+              const ByteGrid<memory_space>& initial)
       : m_exec(exec), m_config(config) {
-    const auto alloc = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)); };
+    const auto alloc = [](const char* label) {
+      return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
+    };
     if (config.engine == Engine::bits) {
-      for (auto& w : m_words) w = WordGrid<memory_space>(alloc("portasim::life::words"), config.height, config.width / cells_per_word);
+      for (auto& w : m_words)
+        w = WordGrid<memory_space>(alloc("portasim::life::words"), config.height,
+                                   config.width / cells_per_word);
       pack_bits(exec, initial, m_words[0]);
     } else {
-      for (auto& b : m_bytes) b = ByteGrid<memory_space>(alloc("portasim::life::cells"), config.height, config.width);
+      for (auto& b : m_bytes)
+        b = ByteGrid<memory_space>(alloc("portasim::life::cells"), config.height, config.width);
       Kokkos::deep_copy(exec, m_bytes[0], initial);
     }
   }
@@ -58,8 +69,7 @@ class EngineState {
     const int next = 1 - m_current;
     if (m_config.engine == Engine::bits)
       step_bits(m_exec, m_config.boundary, m_words[m_current], m_words[next]);
-    else
-      step_bytes(m_exec, m_config.boundary, m_bytes[m_current], m_bytes[next]);
+    else step_bytes(m_exec, m_config.boundary, m_bytes[m_current], m_bytes[next]);
     m_current = next;
   }
 
@@ -99,16 +109,19 @@ class EngineState {
 
 template <class ExecutionSpace>
 RunStats run(const ExecutionSpace& exec, const Config& config,
-             const ByteGrid<typename ExecutionSpace::memory_space>& initial, std::int64_t start_generation,
-             ChunkSink* sink, const ByteGrid<typename ExecutionSpace::memory_space>* final_grid) {
+             const ByteGrid<typename ExecutionSpace::memory_space>& initial,
+             std::int64_t start_generation, ChunkSink* sink,
+             const ByteGrid<typename ExecutionSpace::memory_space>* final_grid) {
   using memory_space = typename ExecutionSpace::memory_space;
   validate(config);
   require(static_cast<std::int64_t>(initial.extent(0)) == config.height &&
               static_cast<std::int64_t>(initial.extent(1)) == config.width,
-          "initial grid is " + std::to_string(initial.extent(0)) + " x " + std::to_string(initial.extent(1)) +
-              ", expected " + std::to_string(config.height) + " x " + std::to_string(config.width));
+          "initial grid is " + std::to_string(initial.extent(0)) + " x " +
+              std::to_string(initial.extent(1)) + ", expected " + std::to_string(config.height) +
+              " x " + std::to_string(config.width));
   require(start_generation >= 0 && start_generation <= config.steps,
-          "start generation " + std::to_string(start_generation) + " is outside 0.." + std::to_string(config.steps));
+          "start generation " + std::to_string(start_generation) + " is outside 0.." +
+              std::to_string(config.steps));
   using clock = std::chrono::steady_clock;
   const auto setup_began = clock::now();
 
@@ -125,8 +138,10 @@ RunStats run(const ExecutionSpace& exec, const Config& config,
   InstancePool<ExecutionSpace> copiers(2);
   std::vector<Kokkos::View<std::uint8_t*, memory_space>> device;
   for (int s = 0; s < 2; ++s)
-    device.emplace_back(Kokkos::view_alloc(Kokkos::WithoutInitializing, "portasim::life::chunk"), capacity * grid_bytes);
-  PinnedStaging<std::uint8_t, ExecutionSpace> host(2, static_cast<std::size_t>(capacity * grid_bytes), "portasim::life::chunk_host");
+    device.emplace_back(Kokkos::view_alloc(Kokkos::WithoutInitializing, "portasim::life::chunk"),
+                        capacity * grid_bytes);
+  PinnedStaging<std::uint8_t, ExecutionSpace> host(
+      2, static_cast<std::size_t>(capacity * grid_bytes), "portasim::life::chunk_host");
   std::vector<Event<ExecutionSpace>> computed, copied;
   std::vector<EventTimer<ExecutionSpace>> compute_timers, copy_timers;
   for (int s = 0; s < 2; ++s) {
@@ -174,7 +189,8 @@ RunStats run(const ExecutionSpace& exec, const Config& config,
     const int slot = static_cast<int>(index % 2);
     // Chunks are aligned to multiples of chunk_size, so a resumed run continues the same files.
     const std::int64_t first = generation + 1;
-    const std::int64_t last = std::min(config.steps, (generation / config.chunk_size + 1) * config.chunk_size);
+    const std::int64_t last =
+        std::min(config.steps, (generation / config.chunk_size + 1) * config.chunk_size);
     if (copied[slot].recorded()) copied[slot].make_wait(exec);  // the device slot is free again
     numbers[slot].clear();
     compute_timers[slot].start();
@@ -183,7 +199,8 @@ RunStats run(const ExecutionSpace& exec, const Config& config,
       for (std::int64_t g = first; g <= last; ++g) {
         state.step();
         if (sink && g % config.every == 0) {
-          state.emit(device[slot].data() + static_cast<std::int64_t>(numbers[slot].size()) * grid_bytes);
+          state.emit(device[slot].data() +
+                     static_cast<std::int64_t>(numbers[slot].size()) * grid_bytes);
           numbers[slot].push_back(g);
         }
       }
@@ -195,11 +212,14 @@ RunStats run(const ExecutionSpace& exec, const Config& config,
     copy_timers[slot].start();
     if (count > 0) {
       ProfilingRegion region("D2H " + std::to_string(first) + "-" + std::to_string(last));
-      host.copy_async(copiers[slot], slot, Kokkos::subview(device[slot], Kokkos::make_pair(std::int64_t(0), count * grid_bytes)));
+      host.copy_async(
+          copiers[slot], slot,
+          Kokkos::subview(device[slot], Kokkos::make_pair(std::int64_t(0), count * grid_bytes)));
     }
     copy_timers[slot].stop();
     copied[slot].record(copiers[slot]);
-    pending[slot] = Chunk{first, last, count, nullptr, nullptr, config.height, row_bytes, config.packed_output};
+    pending[slot] =
+        Chunk{first, last, count, nullptr, nullptr, config.height, row_bytes, config.packed_output};
     if (index > 0) hand_over(1 - slot);
     generation = last;
     ++index;

@@ -52,14 +52,14 @@ struct ExplicitZ {
 // Row j of the batch's psi buffer, from column offset q0, as psi(k).
 template <class ExecutionSpace>
 struct PsiRow {
-  Kokkos::View<double**, typename ExecutionSpace::array_layout, typename ExecutionSpace::memory_space> P;
+  Kokkos::View<double**, typename ExecutionSpace::array_layout,
+               typename ExecutionSpace::memory_space>
+      P;
   std::int64_t j, q0;
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return P(j, q0 + k); }
 };
 
-inline double resolve_dt(const Options& o) {
-  return o.dt_s > 0 ? o.dt_s : 1.0 / o.fs_hz;
-}
+inline double resolve_dt(const Options& o) { return o.dt_s > 0 ? o.dt_s : 1.0 / o.fs_hz; }
 
 // Validation bits of the input values.
 enum InputFlaw : int {
@@ -91,7 +91,8 @@ int input_flaws(const ExecutionSpace& exec, const Inputs<MemorySpace>& in, bool 
           if (!m::isfinite(zi(i)) || !(zi(i) >= left) || !(zi(i) <= right)) f |= flaw_endplate;
           if (!m::isfinite(v(i)) || !(v(i) > 0)) f |= flaw_velocity;
           if (!m::isfinite(d(i)) || !(d(i) > 0)) f |= flaw_diameter;
-          if (check_paths && (!m::isfinite(paths(i, 0)) || !m::isfinite(paths(i, 1)))) f |= flaw_nerve_paths;
+          if (check_paths && (!m::isfinite(paths(i, 0)) || !m::isfinite(paths(i, 1))))
+            f |= flaw_nerve_paths;
         }
         if (i < ne)
           for (int c = 0; c < 3; ++c)
@@ -129,12 +130,14 @@ double numpy_mean(const ExecutionSpace& exec, const Kokkos::View<const double*, 
   double sum = 0;
   Kokkos::parallel_reduce(
       "portasim::sfap::mean", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, 1),
-      KOKKOS_LAMBDA(const int, double& s) { s += pairwise_sum(ViewValues<MemorySpace>{x}, n); }, sum);
+      KOKKOS_LAMBDA(const int, double& s) { s += pairwise_sum(ViewValues<MemorySpace>{x}, n); },
+      sum);
   return sum / static_cast<double>(n);
 }
 
 template <class ExecutionSpace>
-void fill_time_axis(const ExecutionSpace& exec, const Kokkos::View<double*, typename ExecutionSpace::memory_space>& t,
+void fill_time_axis(const ExecutionSpace& exec,
+                    const Kokkos::View<double*, typename ExecutionSpace::memory_space>& t,
                     double dt) {
   Kokkos::parallel_for(
       "portasim::sfap::time_axis", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, t.extent(0)),
@@ -143,12 +146,14 @@ void fill_time_axis(const ExecutionSpace& exec, const Kokkos::View<double*, type
 
 template <class ExecutionSpace>
 Kokkos::View<double*, typename ExecutionSpace::memory_space> time_axis_impl(
-    const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& zi,
-    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& v, double left, double right,
-    double dt) {
+    const ExecutionSpace& exec,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& zi,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& v, double left,
+    double right, double dt) {
   const double T = max_duration(exec, zi, v, left, right);
   const std::int64_t nt = arange_length(0.0, T + dt, dt);
-  Kokkos::View<double*, typename ExecutionSpace::memory_space> t(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_t"), nt);
+  Kokkos::View<double*, typename ExecutionSpace::memory_space> t(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_t"), nt);
   fill_time_axis(exec, t, dt);
   return t;
 }
@@ -158,13 +163,16 @@ Kokkos::View<double*, typename ExecutionSpace::memory_space> time_axis_impl(
 // The source of row k at time j, read from the current-density buffer (corrected source).
 template <class ExecutionSpace>
 struct SourceFromBuffer {
-  Kokkos::View<double**, typename ExecutionSpace::array_layout, typename ExecutionSpace::memory_space> iap;
+  Kokkos::View<double**, typename ExecutionSpace::array_layout,
+               typename ExecutionSpace::memory_space>
+      iap;
   std::int64_t nzmax = 0;
-  KOKKOS_INLINE_FUNCTION double operator()(const FiberGrid&, std::int64_t j, std::int64_t fb, std::int64_t k) const {
+  KOKKOS_INLINE_FUNCTION double operator()(const FiberGrid&, std::int64_t j, std::int64_t fb,
+                                           std::int64_t k) const {
     return iap(j, fb * nzmax + k);
   }
-  KOKKOS_INLINE_FUNCTION void range(const FiberGrid& g, std::int64_t, std::int64_t, std::int64_t& lo,
-                                    std::int64_t& hi) const {
+  KOKKOS_INLINE_FUNCTION void range(const FiberGrid& g, std::int64_t, std::int64_t,
+                                    std::int64_t& lo, std::int64_t& hi) const {
     lo = 0;
     hi = g.n_z - 1;
   }
@@ -173,8 +181,8 @@ struct SourceFromBuffer {
 // Number of points of the ascending row zbuf(fb, 0..n) below `value` (strictly, or <= if
 // `inclusive`).
 template <class MemorySpace>
-KOKKOS_INLINE_FUNCTION std::int64_t count_below(const Matrix<MemorySpace>& zbuf, std::int64_t fb, std::int64_t n,
-                                                double value, bool inclusive) {
+KOKKOS_INLINE_FUNCTION std::int64_t count_below(const Matrix<MemorySpace>& zbuf, std::int64_t fb,
+                                                std::int64_t n, double value, bool inclusive) {
   std::int64_t lo = 0, hi = n;  // answer in [lo, hi]
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo) / 2;
@@ -189,7 +197,9 @@ KOKKOS_INLINE_FUNCTION std::int64_t count_below(const Matrix<MemorySpace>& zbuf,
 // source, fused into the projection: no current-density buffer).
 template <class ExecutionSpace>
 struct SourceFromPsi {
-  Kokkos::View<double**, typename ExecutionSpace::array_layout, typename ExecutionSpace::memory_space> P;
+  Kokkos::View<double**, typename ExecutionSpace::array_layout,
+               typename ExecutionSpace::memory_space>
+      P;
   Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> mirror;
   Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> flags;
   Matrix<typename ExecutionSpace::memory_space> zbuf;
@@ -200,8 +210,8 @@ struct SourceFromPsi {
   // bisection on the grid with a margin of two points, which covers any rounding difference
   // (a few ulps) between this location and psi's own x > 0 test. Skipping exact zeros keeps
   // the sums bit for bit.
-  KOKKOS_INLINE_FUNCTION void range(const FiberGrid& g, std::int64_t j, std::int64_t fb, std::int64_t& lo,
-                                    std::int64_t& hi) const {
+  KOKKOS_INLINE_FUNCTION void range(const FiberGrid& g, std::int64_t j, std::int64_t fb,
+                                    std::int64_t& lo, std::int64_t& hi) const {
     const std::int64_t nz = g.n_z, kzi = g.n_left - 1, s = g.mirror_shift;
     std::int64_t a_lo, a_hi, b_lo, b_hi;
     if (g.right_longer) {
@@ -234,7 +244,8 @@ struct SourceFromPsi {
     if (lo < 0) lo = 0;
     if (hi > nz - 1) hi = nz - 1;
   }
-  KOKKOS_INLINE_FUNCTION double operator()(const FiberGrid& g, std::int64_t j, std::int64_t fb, std::int64_t k) const {
+  KOKKOS_INLINE_FUNCTION double operator()(const FiberGrid& g, std::int64_t j, std::int64_t fb,
+                                           std::int64_t k) const {
     const std::uint8_t fl = flags(fb, k);
     if (!(fl & 2)) return 0.0;
     PointCoefficients c;
@@ -247,17 +258,19 @@ struct SourceFromPsi {
 };
 
 template <class ExecutionSpace, int EC, class Source>
-void project_batch(const ExecutionSpace& exec, const Source& source,
-                   const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
-                   const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
-                   const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
-                   std::int64_t f0, std::int64_t nbatch, bool dz_weighted) {
+void project_batch(
+    const ExecutionSpace& exec, const Source& source,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
+    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+    std::int64_t f0, std::int64_t nbatch, bool dz_weighted) {
   using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
   using member = typename team_policy::member_type;
   const std::int64_t nt = S.extent(0), ne = S.extent(1);
   const std::int64_t nchunks = (ne + EC - 1) / EC;
   Kokkos::parallel_for(
-      "portasim::sfap::project", team_policy(exec, static_cast<int>(nbatch * nchunks), Kokkos::AUTO),
+      "portasim::sfap::project",
+      team_policy(exec, static_cast<int>(nbatch * nchunks), Kokkos::AUTO),
       KOKKOS_LAMBDA(const member& team) {
         const std::int64_t fb = team.league_rank() / nchunks, chunk = team.league_rank() % nchunks;
         const std::int64_t f = f0 + fb, e0 = chunk * EC;
@@ -288,50 +301,73 @@ void project_batch(const ExecutionSpace& exec, const Source& source,
 // docs/design/sfap-projection.md.
 template <class ExecutionSpace>
 constexpr int max_electrode_block() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible ? 32 : 4;
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                    typename ExecutionSpace::memory_space>::accessible
+             ? 32
+             : 4;
 }
 
 template <class ExecutionSpace, class Source>
-void project_dispatch(const ExecutionSpace& exec, int ec, const Source& source,
-                      const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
-                      const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
-                      const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
-                      std::int64_t f0, std::int64_t nbatch, bool dz_weighted) {
+void project_dispatch(
+    const ExecutionSpace& exec, int ec, const Source& source,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
+    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+    std::int64_t f0, std::int64_t nbatch, bool dz_weighted) {
   // Wide blocks exist only for host spaces (see max_electrode_block): nvcc never compiles them.
   if constexpr (max_electrode_block<ExecutionSpace>() > 4) {
     switch (ec) {
-      case 8: project_batch<ExecutionSpace, 8>(exec, source, H, grids, S, f0, nbatch, dz_weighted); return;
-      case 16: project_batch<ExecutionSpace, 16>(exec, source, H, grids, S, f0, nbatch, dz_weighted); return;
-      case 32: project_batch<ExecutionSpace, 32>(exec, source, H, grids, S, f0, nbatch, dz_weighted); return;
+      case 8:
+        project_batch<ExecutionSpace, 8>(exec, source, H, grids, S, f0, nbatch, dz_weighted);
+        return;
+      case 16:
+        project_batch<ExecutionSpace, 16>(exec, source, H, grids, S, f0, nbatch, dz_weighted);
+        return;
+      case 32:
+        project_batch<ExecutionSpace, 32>(exec, source, H, grids, S, f0, nbatch, dz_weighted);
+        return;
       default: break;
     }
   }
   switch (ec) {
-#define PORTASIM_SFAP_PROJECT_CASE(N) \
-  case N: project_batch<ExecutionSpace, N>(exec, source, H, grids, S, f0, nbatch, dz_weighted); break;
-    PORTASIM_SFAP_PROJECT_CASE(1) PORTASIM_SFAP_PROJECT_CASE(2)
-    default: project_batch<ExecutionSpace, 4>(exec, source, H, grids, S, f0, nbatch, dz_weighted); break;
+#define PORTASIM_SFAP_PROJECT_CASE(N)                                                     \
+  case N:                                                                                 \
+    project_batch<ExecutionSpace, N>(exec, source, H, grids, S, f0, nbatch, dz_weighted); \
+    break;
+    PORTASIM_SFAP_PROJECT_CASE(1)
+    PORTASIM_SFAP_PROJECT_CASE(2)
+    default:
+      project_batch<ExecutionSpace, 4>(exec, source, H, grids, S, f0, nbatch, dz_weighted);
+      break;
 #undef PORTASIM_SFAP_PROJECT_CASE
   }
 }
 
 template <class ExecutionSpace>
-void compute_batch(const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& in,
-                   const Options& o, const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
-                   const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& t,
-                   const Matrix<typename ExecutionSpace::memory_space>& zbuf,
-                   const Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& mirror,
-                   const Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& flags,
-                   const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
-                   const Kokkos::View<double**, typename ExecutionSpace::array_layout, typename ExecutionSpace::memory_space>& P,
-                   const Kokkos::View<double**, typename ExecutionSpace::array_layout, typename ExecutionSpace::memory_space>& iap,
-                   const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
-                   std::int64_t f0, std::int64_t nbatch, double min_r, int ec) {
+void compute_batch(
+    const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& in,
+    const Options& o,
+    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& t,
+    const Matrix<typename ExecutionSpace::memory_space>& zbuf,
+    const Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>&
+        mirror,
+    const Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>&
+        flags,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
+    const Kokkos::View<double**, typename ExecutionSpace::array_layout,
+                       typename ExecutionSpace::memory_space>& P,
+    const Kokkos::View<double**, typename ExecutionSpace::array_layout,
+                       typename ExecutionSpace::memory_space>& iap,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+    std::int64_t f0, std::int64_t nbatch, double min_r, int ec) {
   using MemorySpace = typename ExecutionSpace::memory_space;
-  const std::int64_t nzmax = zbuf.extent(1) - 1, nt = t.extent(0), ne = in.electrode_positions.extent(0);
+  const std::int64_t nzmax = zbuf.extent(1) - 1, nt = t.extent(0),
+                     ne = in.electrode_positions.extent(0);
   const std::int64_t ne_padded = H.extent(2);
   const bool suppress = o.suppress_endplate, corrected = o.corrected_source;
-  const double half_width = o.endplate_half_width_mm, d1 = o.d1, sigma_r = o.sigma_r, sigma_z = o.sigma_z;
+  const double half_width = o.endplate_half_width_mm, d1 = o.d1, sigma_r = o.sigma_r,
+               sigma_z = o.sigma_z;
   const auto centers = in.fiber_centers;
   const auto el = in.electrode_positions;
   // grid
@@ -359,7 +395,8 @@ void compute_batch(const ExecutionSpace& exec, const Inputs<typename ExecutionSp
         const double zk = z(k);
         for (std::int64_t e = 0; e < ne_padded; ++e) {
           if (e < ne) {
-            const double r = clamp_radius(radial_distance(centers(f, 0), centers(f, 1), el(e, 0), el(e, 1)), min_r);
+            const double r = clamp_radius(
+                radial_distance(centers(f, 0), centers(f, 1), el(e, 0), el(e, 1)), min_r);
             H(fb, k, e) = elementary_response(zk, r, el(e, 2), sigma_r, sigma_z);
           } else {
             H(fb, k, e) = 0;
@@ -376,37 +413,46 @@ void compute_batch(const ExecutionSpace& exec, const Inputs<typename ExecutionSp
   const std::int64_t tile_j = on_host ? 0 : 32, tile_k = on_host ? 0 : 8, tile_f = on_host ? 0 : 1;
   if (!corrected) {
     Kokkos::parallel_for(
-        "portasim::sfap::psi", md_policy(exec, {0, 0, 0}, {nt, nbatch, pstride}, {tile_j, tile_f, tile_k}),
+        "portasim::sfap::psi",
+        md_policy(exec, {0, 0, 0}, {nt, nbatch, pstride}, {tile_j, tile_f, tile_k}),
         KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t fb, const std::int64_t k) {
           const FiberGrid& g = grids(f0 + fb);
           // The projection reads psi(k) only where the long window holds at k or k - 1 (LW[k]
           // = psi[k+1] - psi[k], and SW copies LW). Behind the wave on the short side psi is
           // non-zero but never read: skipping it saves up to half of the exponentials and
           // changes no value that is read.
-          const bool read = k <= g.n_z && ((k < g.n_z && (flags(fb, k) & 1)) || (k > 0 && (flags(fb, k - 1) & 1)));
-          P(j, fb * pstride + k) = read ? psi(g.right_longer, g.zi, g.v, t(j), zbuf(fb, k), d1) : 0.0;
+          const bool read = k <= g.n_z && ((k < g.n_z && (flags(fb, k) & 1)) ||
+                                           (k > 0 && (flags(fb, k - 1) & 1)));
+          P(j, fb * pstride + k) =
+              read ? psi(g.right_longer, g.zi, g.v, t(j), zbuf(fb, k), d1) : 0.0;
         });
   }
   if (corrected) {
     Kokkos::parallel_for(
-        "portasim::sfap::corrected_source", md_policy(exec, {0, 0, 0}, {nt, nbatch, nzmax}, {tile_j, tile_f, tile_k}),
+        "portasim::sfap::corrected_source",
+        md_policy(exec, {0, 0, 0}, {nt, nbatch, nzmax}, {tile_j, tile_f, tile_k}),
         KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t fb, const std::int64_t k) {
           const FiberGrid& g = grids(f0 + fb);
           const BatchRowZ<MemorySpace> z{zbuf, fb};
-          iap(j, fb * nzmax + k) = k < g.n_z ? corrected_current_density(g, z, k, t(j), d1, suppress, half_width) : 0.0;
+          iap(j, fb * nzmax + k) =
+              k < g.n_z ? corrected_current_density(g, z, k, t(j), d1, suppress, half_width) : 0.0;
         });
-    project_dispatch(exec, ec, SourceFromBuffer<ExecutionSpace>{iap, nzmax}, H, grids, S, f0, nbatch, o.dz_weighted);
+    project_dispatch(exec, ec, SourceFromBuffer<ExecutionSpace>{iap, nzmax}, H, grids, S, f0,
+                     nbatch, o.dz_weighted);
   } else {
-    project_dispatch(exec, ec, SourceFromPsi<ExecutionSpace>{P, mirror, flags, zbuf, t, pstride}, H, grids, S, f0, nbatch,
-                     o.dz_weighted);
+    project_dispatch(exec, ec, SourceFromPsi<ExecutionSpace>{P, mirror, flags, zbuf, t, pstride}, H,
+                     grids, S, f0, nbatch, o.dz_weighted);
   }
 }
 
 // Delay kernels c_f[u] (N_fibers, N') and integer shifts.
 template <class ExecutionSpace>
-void delay_kernels(const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& delay_samples,
-                   const Matrix<typename ExecutionSpace::memory_space>& kernel,
-                   const Kokkos::View<std::int64_t*, typename ExecutionSpace::memory_space>& shift, bool split_integer) {
+void delay_kernels(
+    const ExecutionSpace& exec,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& delay_samples,
+    const Matrix<typename ExecutionSpace::memory_space>& kernel,
+    const Kokkos::View<std::int64_t*, typename ExecutionSpace::memory_space>& shift,
+    bool split_integer) {
   const std::int64_t nf = kernel.extent(0), np = kernel.extent(1);
   Kokkos::parallel_for(
       "portasim::sfap::delay_kernels", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nf * np),
@@ -426,21 +472,26 @@ void delay_kernels(const ExecutionSpace& exec, const Kokkos::View<const double*,
 }
 
 template <class ExecutionSpace>
-void apply_delays(const ExecutionSpace& exec,
-                  const Kokkos::View<const double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
-                  const Matrix<typename ExecutionSpace::memory_space>& kernel,
-                  const Kokkos::View<const std::int64_t*, typename ExecutionSpace::memory_space>& shift,
-                  const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& out) {
+void apply_delays(
+    const ExecutionSpace& exec,
+    const Kokkos::View<const double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>&
+        S,
+    const Matrix<typename ExecutionSpace::memory_space>& kernel,
+    const Kokkos::View<const std::int64_t*, typename ExecutionSpace::memory_space>& shift,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>&
+        out) {
   using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
   using member = typename team_policy::member_type;
-  using scratch_view = Kokkos::View<double*, typename ExecutionSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using scratch_view =
+      Kokkos::View<double*, typename ExecutionSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   const std::int64_t nt = S.extent(0), ne = S.extent(1), nf = S.extent(2), np = kernel.extent(1);
   // One team per (fiber, electrode): the integer-shifted series x' and the fiber's kernel go to
   // scratch, then y[j] = sum_m x'[m] c[(j - m) mod N'] for the team's threads over j.
   const std::size_t bytes = scratch_view::shmem_size(nt) + scratch_view::shmem_size(np);
   Kokkos::parallel_for(
       "portasim::sfap::delay",
-      team_policy(exec, static_cast<int>(nf * ne), Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(bytes)),
+      team_policy(exec, static_cast<int>(nf * ne), Kokkos::AUTO)
+          .set_scratch_size(0, Kokkos::PerTeam(bytes)),
       KOKKOS_LAMBDA(const member& team) {
         const std::int64_t f = team.league_rank() / ne, e = team.league_rank() % ne;
         const scratch_view x(team.team_scratch(0), nt), c(team.team_scratch(0), np);
@@ -464,21 +515,23 @@ void apply_delays(const ExecutionSpace& exec,
 
 // Fibers [begin, end) of the inputs.
 template <class MemorySpace>
-Inputs<MemorySpace> fiber_block(const Inputs<MemorySpace>& in, std::int64_t begin, std::int64_t end) {
+Inputs<MemorySpace> fiber_block(const Inputs<MemorySpace>& in, std::int64_t begin,
+                                std::int64_t end) {
   const auto range = Kokkos::make_pair(begin, end);
   Inputs<MemorySpace> out = in;
   out.fiber_centers = Kokkos::subview(in.fiber_centers, range, Kokkos::ALL);
   out.endplate_z = Kokkos::subview(in.endplate_z, range);
   out.conduction_velocity = Kokkos::subview(in.conduction_velocity, range);
   out.diameter = Kokkos::subview(in.diameter, range);
-  if (in.nerve_paths.extent(0) > 0) out.nerve_paths = Kokkos::subview(in.nerve_paths, range, Kokkos::ALL);
+  if (in.nerve_paths.extent(0) > 0)
+    out.nerve_paths = Kokkos::subview(in.nerve_paths, range, Kokkos::ALL);
   return out;
 }
 
 template <class ExecutionSpace>
-Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace& exec,
-                                                           const Inputs<typename ExecutionSpace::memory_space>& all,
-                                                           const Options& o) {
+Result<typename ExecutionSpace::memory_space> compute_impl(
+    const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& all,
+    const Options& o) {
   using MemorySpace = typename ExecutionSpace::memory_space;
   Result<MemorySpace> res;
   // A block of the fibers (options.first_fiber / fiber_count; one rank of a split run): the
@@ -490,9 +543,11 @@ Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace&
   if (!whole) {
     auto rows = [&](std::size_t n) { return static_cast<std::int64_t>(n) == n_all; };
     require(first_fiber >= 0 && first_fiber < block_end && block_end <= n_all,
-            "sfap: fiber block " + std::to_string(first_fiber) + ".." + std::to_string(block_end - 1) +
-                " is empty or outside the " + std::to_string(n_all) + " fibers");
-    require(rows(all.fiber_centers.extent(0)) && rows(all.conduction_velocity.extent(0)) && rows(all.diameter.extent(0)) &&
+            "sfap: fiber block " + std::to_string(first_fiber) + ".." +
+                std::to_string(block_end - 1) + " is empty or outside the " +
+                std::to_string(n_all) + " fibers");
+    require(rows(all.fiber_centers.extent(0)) && rows(all.conduction_velocity.extent(0)) &&
+                rows(all.diameter.extent(0)) &&
                 (all.nerve_paths.extent(0) == 0 || rows(all.nerve_paths.extent(0))),
             "sfap: the fiber inputs must all have N_fibers = " + std::to_string(n_all) + " rows");
   }
@@ -501,23 +556,28 @@ Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace&
   const std::int64_t nf = in.endplate_z.extent(0), ne = in.electrode_positions.extent(0);
   require(nf > 0, "sfap: no fibers (endplate_z is empty)");
   require(ne > 0, "sfap: no electrodes (electrode_positions is empty)");
-  require(in.fiber_centers.extent(0) == static_cast<std::size_t>(nf) && in.fiber_centers.extent(1) == 2,
-          "sfap: fiber_centers must have shape (N_fibers, 2) = (" + std::to_string(nf) + ", 2)");
+  require(
+      in.fiber_centers.extent(0) == static_cast<std::size_t>(nf) && in.fiber_centers.extent(1) == 2,
+      "sfap: fiber_centers must have shape (N_fibers, 2) = (" + std::to_string(nf) + ", 2)");
   require(in.conduction_velocity.extent(0) == static_cast<std::size_t>(nf),
           "sfap: conduction_velocity must have N_fibers = " + std::to_string(nf) + " values");
   require(in.diameter.extent(0) == static_cast<std::size_t>(nf),
           "sfap: diameter must have N_fibers = " + std::to_string(nf) + " values");
-  require(in.electrode_positions.extent(1) == 3, "sfap: electrode_positions must have shape (N_electrodes, 3)");
+  require(in.electrode_positions.extent(1) == 3,
+          "sfap: electrode_positions must have shape (N_electrodes, 3)");
   const bool delays = o.apply_delays;
   if (delays)
-    require(in.nerve_paths.extent(0) == static_cast<std::size_t>(nf) && in.nerve_paths.extent(1) == 2,
-            "sfap: nerve_paths must have shape (N_fibers, 2) = (" + std::to_string(nf) + ", 2) when delays are applied");
+    require(
+        in.nerve_paths.extent(0) == static_cast<std::size_t>(nf) && in.nerve_paths.extent(1) == 2,
+        "sfap: nerve_paths must have shape (N_fibers, 2) = (" + std::to_string(nf) +
+            ", 2) when delays are applied");
   require(std::isfinite(in.left_mm) && std::isfinite(in.right_mm) && in.right_mm > in.left_mm,
           "sfap: the muscle must have finite ends with right > left");
   require(std::isfinite(o.dz_mm) && o.dz_mm > 0, "sfap: dz must be finite and > 0");
   const double dt = resolve_dt(o);
   require(std::isfinite(dt) && dt > 0, "sfap: dt (1/fs) must be finite and > 0");
-  require(std::isfinite(o.jitter_sd_s) && o.jitter_sd_s >= 0, "sfap: jitter_sd_s must be finite and >= 0");
+  require(std::isfinite(o.jitter_sd_s) && o.jitter_sd_s >= 0,
+          "sfap: jitter_sd_s must be finite and >= 0");
   require(o.endplate_half_width_mm >= 0, "sfap: endplate_half_width_mm must be >= 0");
   require(o.sigma_r > 0 && o.sigma_z > 0, "sfap: conductivities must be > 0");
   const int flaws = input_flaws(exec, in, delays);
@@ -529,7 +589,8 @@ Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace&
   require(!(flaws & flaw_electrodes), "sfap: electrode_positions has a non-finite value");
 
   const double left = in.left_mm, right = in.right_mm, dz = o.dz_mm, sigma_i = o.sigma_i;
-  const double min_r = o.min_radial_dist_mm >= 0 ? o.min_radial_dist_mm : numpy_mean(exec, all.diameter);
+  const double min_r =
+      o.min_radial_dist_mm >= 0 ? o.min_radial_dist_mm : numpy_mean(exec, all.diameter);
   res.dt_s = dt;
   res.dz_mm = dz;
   res.min_radial_dist_mm = min_r;
@@ -540,11 +601,15 @@ Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace&
   res.t = time_axis_impl(exec, all.endplate_z, all.conduction_velocity, left, right, dt);
   const std::int64_t nt = res.t.extent(0);
   res.nt = nt;
-  Kokkos::View<FiberGrid*, MemorySpace> grids(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_grids"), nf);
+  Kokkos::View<FiberGrid*, MemorySpace> grids(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_grids"), nf);
   res.n_z = decltype(res.n_z)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_n_z"), nf);
-  res.mirror_shift = decltype(res.mirror_shift)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_mirror_shift"), nf);
-  res.branch_L1_ge_L2 = decltype(res.branch_L1_ge_L2)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_branch"), nf);
-  res.dz_hat = decltype(res.dz_hat)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_dz_hat"), nf);
+  res.mirror_shift = decltype(res.mirror_shift)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_mirror_shift"), nf);
+  res.branch_L1_ge_L2 = decltype(res.branch_L1_ge_L2)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_branch"), nf);
+  res.dz_hat =
+      decltype(res.dz_hat)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_dz_hat"), nf);
   {
     const auto zi = in.endplate_z;
     const auto v = in.conduction_velocity;
@@ -572,8 +637,10 @@ Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace&
   require(nzmax >= 2, "sfap: dz is too large for the muscle (fewer than 2 grid points)");
 
   // ---- radial distances (diagnostics)
-  res.r_raw = Matrix<MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_r_raw"), ne, nf);
-  res.r_used = Matrix<MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_r_used"), ne, nf);
+  res.r_raw =
+      Matrix<MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_r_raw"), ne, nf);
+  res.r_used =
+      Matrix<MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_r_used"), ne, nf);
   {
     const auto centers = in.fiber_centers;
     const auto el = in.electrode_positions;
@@ -603,20 +670,23 @@ Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace&
   int ec = 1;
   while (ec < per_block) ec *= 2;
   const std::int64_t ne_padded = (ne + ec - 1) / ec * ec;
-  const double per_fiber = static_cast<double>(nzmax + 1) * static_cast<double>(nt + ne_padded + 3) * 8.0;
+  const double per_fiber =
+      static_cast<double>(nzmax + 1) * static_cast<double>(nt + ne_padded + 3) * 8.0;
   // Budget: as given, else large batches on a device and cache-sized ones on the host.
   constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
   const double budget = o.max_buffer_bytes > 0 ? static_cast<double>(o.max_buffer_bytes)
                                                : (on_host ? 64.0 * (1 << 20) : 2048.0 * (1 << 20));
   std::int64_t nbatch = static_cast<std::int64_t>(budget / per_fiber);
   nbatch = std::max<std::int64_t>(1, std::min(nbatch, nf));
-  Matrix<MemorySpace> zbuf(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_z"), nbatch, nzmax + 1);
+  Matrix<MemorySpace> zbuf(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_z"), nbatch,
+                           nzmax + 1);
   Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemorySpace> mirror(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_mirror"), nbatch, nzmax);
   Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, MemorySpace> flags(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_flags"), nbatch, nzmax);
-  Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> H(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_h"),
-                                                              nbatch, nzmax, ne_padded);  // (fiber, point, electrode)
+  Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> H(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_h"), nbatch, nzmax,
+      ne_padded);  // (fiber, point, electrode)
   Kokkos::View<double**, typename ExecutionSpace::array_layout, MemorySpace> P(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_psi"), o.corrected_source ? 0 : nt,
       o.corrected_source ? 0 : nbatch * (nzmax + 1));
@@ -625,34 +695,42 @@ Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace&
       o.corrected_source ? nbatch * nzmax : 0);
   for (std::int64_t f0 = 0; f0 < nf; f0 += nbatch) {
     const std::int64_t nb = std::min(nbatch, nf - f0);
-    compute_batch(exec, in, o, grids, res.t, zbuf, mirror, flags, H, P, iap, res.sfaps_pre_shift, f0, nb, min_r, ec);
+    compute_batch(exec, in, o, grids, res.t, zbuf, mirror, flags, H, P, iap, res.sfaps_pre_shift,
+                  f0, nb, min_r, ec);
   }
 
   if (!delays) return res;
   // ---- delays
   const std::int64_t np = odd_length(nt);
-  res.delays_s = decltype(res.delays_s)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delays"), nf);
-  Kokkos::View<double*, MemorySpace> delay_samples(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delay_samples"), nf);
+  res.delays_s =
+      decltype(res.delays_s)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delays"), nf);
+  Kokkos::View<double*, MemorySpace> delay_samples(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delay_samples"), nf);
   {
     const auto paths = in.nerve_paths;
     const auto delays_s = res.delays_s;
     const double v0 = o.nmj_velocity_0, v1 = o.nmj_velocity_1;
     Kokkos::parallel_for(
-        "portasim::sfap::nerve_delays", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nf), KOKKOS_LAMBDA(const std::int64_t f) {
+        "portasim::sfap::nerve_delays", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nf),
+        KOKKOS_LAMBDA(const std::int64_t f) {
           const double delay = paths(f, 0) / v0 + paths(f, 1) / v1;
           delays_s(f) = delay;
           delay_samples(f) = delay / dt;
         });
   }
-  Matrix<MemorySpace> kernel(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delay_kernel"), nf, np);
-  Kokkos::View<std::int64_t*, MemorySpace> shift(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delay_shift"), nf);
+  Matrix<MemorySpace> kernel(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delay_kernel"),
+                             nf, np);
+  Kokkos::View<std::int64_t*, MemorySpace> shift(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delay_shift"), nf);
   delay_kernels(exec, Kokkos::View<const double*, MemorySpace>(delay_samples), kernel, shift, true);
   res.sfaps_post_shift = typename Result<MemorySpace>::cube(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfaps_post_shift"), nt, ne, nf);
-  apply_delays(exec, Kokkos::View<const double***, Kokkos::LayoutRight, MemorySpace>(res.sfaps_pre_shift), kernel,
-               Kokkos::View<const std::int64_t*, MemorySpace>(shift), res.sfaps_post_shift);
+  apply_delays(exec,
+               Kokkos::View<const double***, Kokkos::LayoutRight, MemorySpace>(res.sfaps_pre_shift),
+               kernel, Kokkos::View<const std::int64_t*, MemorySpace>(shift), res.sfaps_post_shift);
 
-  // ---- MUAP (optionally jittered: a further N(0, sd)/dt samples per fiber, through the same delay)
+  // ---- MUAP (optionally jittered: a further N(0, sd)/dt samples per fiber, through the same
+  // delay)
   res.muap = Matrix<MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "muap"), nt, ne);
   const auto post = res.sfaps_post_shift;
   const auto muap = res.muap;
@@ -663,9 +741,11 @@ Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace&
         "portasim::sfap::jitter_draws", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nf),
         KOKKOS_LAMBDA(const std::int64_t f) {
           // hr_shift_template(x, jitter): earlier by the draw, i.e. a delay of -jitter samples.
-          delay_samples(f) = -counter_normal(seed, static_cast<std::uint64_t>(first_fiber + f), 0) * scale;
+          delay_samples(f) =
+              -counter_normal(seed, static_cast<std::uint64_t>(first_fiber + f), 0) * scale;
         });
-    delay_kernels(exec, Kokkos::View<const double*, MemorySpace>(delay_samples), kernel, shift, false);
+    delay_kernels(exec, Kokkos::View<const double*, MemorySpace>(delay_samples), kernel, shift,
+                  false);
     Kokkos::parallel_for(
         "portasim::sfap::muap_jitter", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nt * ne),
         KOKKOS_LAMBDA(const std::int64_t i) {
@@ -684,7 +764,8 @@ Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace&
         });
   } else {
     Kokkos::parallel_for(
-        "portasim::sfap::muap", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nt * ne), KOKKOS_LAMBDA(const std::int64_t i) {
+        "portasim::sfap::muap", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nt * ne),
+        KOKKOS_LAMBDA(const std::int64_t i) {
           const std::int64_t j = i / ne, e = i % ne;
           double sum = 0;
           for (std::int64_t f = 0; f < nf; ++f) sum += post(j, e, f);
@@ -698,9 +779,10 @@ Result<typename ExecutionSpace::memory_space> compute_impl(const ExecutionSpace&
 
 template <class ExecutionSpace>
 Kokkos::View<double*, typename ExecutionSpace::memory_space> tm_current_impl(
-    const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& x, double d1) {
-  Kokkos::View<double*, typename ExecutionSpace::memory_space> y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_f"),
-                                                                 x.extent(0));
+    const ExecutionSpace& exec,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& x, double d1) {
+  Kokkos::View<double*, typename ExecutionSpace::memory_space> y(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_f"), x.extent(0));
   Kokkos::parallel_for(
       "portasim::sfap::tm_current", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, x.extent(0)),
       KOKKOS_LAMBDA(const std::int64_t i) { y(i) = tm_current(x(i), d1); });
@@ -708,22 +790,24 @@ Kokkos::View<double*, typename ExecutionSpace::memory_space> tm_current_impl(
 }
 
 template <class ExecutionSpace>
-Kokkos::View<double*, typename ExecutionSpace::memory_space> z_grid_impl(const ExecutionSpace& exec, double zi,
-                                                                           double left, double right, double dz) {
+Kokkos::View<double*, typename ExecutionSpace::memory_space> z_grid_impl(const ExecutionSpace& exec,
+                                                                         double zi, double left,
+                                                                         double right, double dz) {
   const std::int64_t n = grid_points(zi, left, right, dz).n_z;
-  Kokkos::View<double*, typename ExecutionSpace::memory_space> z(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_z"), n);
+  Kokkos::View<double*, typename ExecutionSpace::memory_space> z(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_z"), n);
   Kokkos::parallel_for(
-      "portasim::sfap::z_grid", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t k) {
-        z(k) = grid_points(zi, left, right, dz).z(k);
-      });
+      "portasim::sfap::z_grid", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t k) { z(k) = grid_points(zi, left, right, dz).z(k); });
   return z;
 }
 
 template <class ExecutionSpace>
-Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> current_density_impl(
-    const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& t,
-    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& z, const FiberSource& fs,
-    const Options& o, std::int64_t* mirror_shift_out) {
+Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>
+current_density_impl(const ExecutionSpace& exec,
+                     const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& t,
+                     const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& z,
+                     const FiberSource& fs, const Options& o, std::int64_t* mirror_shift_out) {
   using MemorySpace = typename ExecutionSpace::memory_space;
   const std::int64_t n = z.extent(0), nt = t.extent(0);
   require(n >= 2, "sfap::current_density: z needs at least 2 points");
@@ -731,7 +815,8 @@ Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_spac
   const double sigma_i = o.sigma_i, d1 = o.d1, half_width = o.endplate_half_width_mm;
   const bool suppress = o.suppress_endplate, corrected = o.corrected_source;
   Kokkos::parallel_for(
-      "portasim::sfap::explicit_grid", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, 1), KOKKOS_LAMBDA(const int) {
+      "portasim::sfap::explicit_grid", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, 1),
+      KOKKOS_LAMBDA(const int) {
         FiberGrid g;
         g.zi = fs.zi;
         g.n_z = n;
@@ -745,7 +830,8 @@ Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_spac
         g.mirror_shift = mirror_shift(g.L1, g.L2, g.z_ext_last, g.dz_hat);
         grid(0) = g;
       });
-  Kokkos::View<double**, Kokkos::LayoutRight, MemorySpace> cd(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_cd"), n, nt);
+  Kokkos::View<double**, Kokkos::LayoutRight, MemorySpace> cd(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_cd"), n, nt);
   using md_policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2>>;
   Kokkos::parallel_for(
       "portasim::sfap::current_density", md_policy(exec, {0, 0}, {n, nt}),
@@ -768,26 +854,31 @@ Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_spac
 
 template <class ExecutionSpace>
 Kokkos::View<double*, typename ExecutionSpace::memory_space> elementary_response_impl(
-    const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& z, double r,
+    const ExecutionSpace& exec,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& z, double r,
     double ze, const Options& o) {
-  Kokkos::View<double*, typename ExecutionSpace::memory_space> h(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_h"),
-                                                                 z.extent(0));
+  Kokkos::View<double*, typename ExecutionSpace::memory_space> h(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_h"), z.extent(0));
   const double sr = o.sigma_r, sz = o.sigma_z;
   Kokkos::parallel_for(
-      "portasim::sfap::elementary_response", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, z.extent(0)),
+      "portasim::sfap::elementary_response",
+      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, z.extent(0)),
       KOKKOS_LAMBDA(const std::int64_t k) { h(k) = elementary_response(z(k), r, ze, sr, sz); });
   return h;
 }
 
 template <class ExecutionSpace>
-Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> shift_padding_impl(
-    const ExecutionSpace& exec,
-    const Kokkos::View<const double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& x, std::int64_t sh) {
+Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>
+shift_padding_impl(const ExecutionSpace& exec,
+                   const Kokkos::View<const double**, Kokkos::LayoutRight,
+                                      typename ExecutionSpace::memory_space>& x,
+                   std::int64_t sh) {
   const std::int64_t n = x.extent(0), m = x.extent(1);
   Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> y(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_shifted"), n, m);
   Kokkos::parallel_for(
-      "portasim::sfap::shift_padding", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n * m), KOKKOS_LAMBDA(const std::int64_t i) {
+      "portasim::sfap::shift_padding", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n * m),
+      KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t r = i / m, c = i % m;
         const std::int64_t src = shifted_source(r, sh, n);
         y(r, c) = src >= 0 ? x(src, c) : 0.0;
@@ -797,16 +888,20 @@ Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::memory_spac
 
 template <class ExecutionSpace>
 Kokkos::View<double*, typename ExecutionSpace::memory_space> hr_shift_template_impl(
-    const ExecutionSpace& exec, const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& x, double delay) {
+    const ExecutionSpace& exec,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& x, double delay) {
   using MemorySpace = typename ExecutionSpace::memory_space;
   const std::int64_t n = x.extent(0), np = odd_length(n);
-  Kokkos::View<double*, MemorySpace> c(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_kernel"), np);
-  Kokkos::View<double*, MemorySpace> y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_hr_shift"), n);
+  Kokkos::View<double*, MemorySpace> c(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_kernel"), np);
+  Kokkos::View<double*, MemorySpace> y(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_hr_shift"), n);
   Kokkos::parallel_for(
       "portasim::sfap::hr_kernel", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, np),
       KOKKOS_LAMBDA(const std::int64_t u) { c(u) = delay_kernel(u, -delay, np); });
   Kokkos::parallel_for(
-      "portasim::sfap::hr_shift", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t j) {
+      "portasim::sfap::hr_shift", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t j) {
         double s = 0;
         for (std::int64_t m = 0; m < n; ++m) {
           std::int64_t u = j - m;  // in (-N', N'): one wrap, no modulo

@@ -19,8 +19,9 @@
 //     axis 0 a warp reads neighbouring addresses of one row;
 //   columns (AxisColumnsBody, devices): along the first axis with few outputs, or with more
 //     where the flat form would split the axis, a team per block of rows of all the outputs
-//     (up to axis_max_column_outputs) or of a group of 32, reading consecutive addresses (the flat form read pieces too short for
-//     a warp with few outputs, and needed the combine kernel with more);
+//     (up to axis_max_column_outputs) or of a group of 32, reading consecutive addresses (the flat
+//     form read pieces too short for a warp with few outputs, and needed the combine kernel with
+//     more);
 //   rows (AxisTeamBody): a team per (output, segment), along the last axis of row-major data;
 //     the team's threads read neighbouring addresses of one contiguous piece of a row;
 //     without a split, AxisRowsVectorBody gives a team several rows, a row per warp.
@@ -91,7 +92,9 @@ struct AxisPlan {
   std::size_t columns = 0;  // columns form: the outputs a team takes (0: another form)
 };
 
-KOKKOS_INLINE_FUNCTION constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+KOKKOS_INLINE_FUNCTION constexpr std::size_t ceil_div(std::size_t a, std::size_t b) {
+  return (a + b - 1) / b;
+}
 
 inline int pow2_team(std::size_t threads_wanted, bool device) {
   if (!device) return 1;  // host teams are one thread (Kokkos' AUTO there)
@@ -118,7 +121,8 @@ inline std::size_t bound_segments(std::size_t s, bool chosen, std::size_t length
 
 // The threads a split aims at: waves (the shape's, else default_waves) times `resident`,
 // the threads of one wave.
-inline std::size_t wave_threads(const AxisReduceShape& shape, int default_waves, std::size_t resident) {
+inline std::size_t wave_threads(const AxisReduceShape& shape, int default_waves,
+                                std::size_t resident) {
   const std::size_t waves = static_cast<std::size_t>(shape.waves > 0 ? shape.waves : default_waves);
   return waves * (resident > 0 ? resident : 1);
 }
@@ -132,18 +136,23 @@ inline std::size_t split_wave(bool device, std::size_t concurrency) {
 // `concurrency` threads at once. Pure host arithmetic, so tests can check the plan of any
 // device on any backend.
 inline AxisPlan plan_axis_split(std::size_t outputs, std::size_t length, bool rows, bool device,
-                                std::size_t concurrency, std::size_t acc_bytes, const AxisReduceShape& shape) {
+                                std::size_t concurrency, std::size_t acc_bytes,
+                                const AxisReduceShape& shape) {
   AxisPlan plan;
   const std::size_t per_thread = axis_loads_in_flight * axis_team_steps;
-  if (rows) plan.team = device && shape.team > 0 ? shape.team : pow2_team(ceil_div(length, per_thread), device);
+  if (rows)
+    plan.team =
+        device && shape.team > 0 ? shape.team : pow2_team(ceil_div(length, per_thread), device);
   if (outputs == 0) return plan;
-  const std::size_t wanted = wave_threads(shape, axis_default_waves, split_wave(device, concurrency));
+  const std::size_t wanted =
+      wave_threads(shape, axis_default_waves, split_wave(device, concurrency));
   std::size_t s = 1;
   bool chosen = false;
   if (shape.segments > 0) {
     s = static_cast<std::size_t>(shape.segments);
   } else if (outputs * static_cast<std::size_t>(plan.team) < wanted) {
-    if (rows && device && shape.team == 0 && plan.team > axis_split_rows_team) plan.team = axis_split_rows_team;
+    if (rows && device && shape.team == 0 && plan.team > axis_split_rows_team)
+      plan.team = axis_split_rows_team;
     // Rounded down: a grid one team past the wave runs that team in a second wave, and the
     // whole call waits for it (docs/design/axis-reductions.md).
     s = wanted / (outputs * static_cast<std::size_t>(plan.team));  // bound_segments: at least 1
@@ -183,12 +192,13 @@ inline constexpr int axis_column_waves = 1;
 // split the axis (and so need the combine kernel); otherwise the flat form in one pass, which
 // is the faster of the two when it needs no split: with a few rows of many columns the
 // columns form's lanes get only a handful of rows each (docs/design/axis-reductions.md).
-inline bool use_columns_form(int axis, bool first_index_fastest, std::size_t outputs, std::size_t length,
-                             bool device, std::size_t concurrency, std::size_t acc_bytes,
-                             const AxisReduceShape& shape) {
+inline bool use_columns_form(int axis, bool first_index_fastest, std::size_t outputs,
+                             std::size_t length, bool device, std::size_t concurrency,
+                             std::size_t acc_bytes, const AxisReduceShape& shape) {
   if (!device || axis != 0 || first_index_fastest || outputs == 0) return false;
   if (outputs <= axis_max_column_outputs) return true;
-  return plan_axis_split(outputs, length, false, device, concurrency, acc_bytes, shape).segments > 1;
+  return plan_axis_split(outputs, length, false, device, concurrency, acc_bytes, shape).segments >
+         1;
 }
 
 // The columns a team of the columns form takes: all of them up to axis_max_column_outputs,
@@ -215,7 +225,8 @@ inline AxisPlan plan_axis_columns(std::size_t outputs, std::size_t length, std::
                    (groups * static_cast<std::size_t>(plan.team))
              : static_cast<std::size_t>(shape.segments);
   plan.segments = bound_segments(s, chosen, length, lanes, outputs, acc_bytes);
-  if (plan.segments > 1) plan.combine_team = pow2_team(ceil_div(plan.segments, axis_combine_loads_in_flight), true);
+  if (plan.segments > 1)
+    plan.combine_team = pow2_team(ceil_div(plan.segments, axis_combine_loads_in_flight), true);
   return plan;
 }
 
@@ -223,19 +234,22 @@ inline AxisPlan plan_axis_columns(std::size_t outputs, std::size_t length, std::
 // combines the group's partials) rather than in the combine kernel: when its grid is one wave,
 // as the default plan makes it, and each thread of that last team reads at most
 // axis_combine_loads_in_flight partials.
-inline bool columns_split_folds(std::size_t outputs, const AxisPlan& plan, std::size_t concurrency) {
+inline bool columns_split_folds(std::size_t outputs, const AxisPlan& plan,
+                                std::size_t concurrency) {
   if (plan.segments <= 1 || plan.columns == 0) return false;
   const std::size_t lanes = static_cast<std::size_t>(plan.team) / plan.columns;
   const std::size_t groups = ceil_div(outputs, plan.columns);
   return ceil_div(plan.segments, lanes) <= static_cast<std::size_t>(axis_combine_loads_in_flight) &&
-         groups * plan.segments * static_cast<std::size_t>(plan.team) <= split_wave(true, concurrency);
+         groups * plan.segments * static_cast<std::size_t>(plan.team) <=
+             split_wave(true, concurrency);
 }
 
 // The rows of a segment of the columns form: a multiple of 32 / gcd(outputs, 32) rows, so
 // that a segment holds a multiple of 32 elements and, with row-major data, starts on a
 // 128-byte line when the array does: in a segment that starts mid-line every warp load of
 // its team straddles two lines (docs/design/axis-reductions.md).
-inline std::size_t column_segment_length(std::size_t length, std::size_t segments, std::size_t outputs) {
+inline std::size_t column_segment_length(std::size_t length, std::size_t segments,
+                                         std::size_t outputs) {
   if (segments <= 1) return length;
   const std::size_t step = 32 / std::gcd(outputs, std::size_t{32});
   return ceil_div(ceil_div(length, segments), step) * step;
@@ -248,22 +262,23 @@ inline std::size_t column_segment_length(std::size_t length, std::size_t segment
 // combine kernel is faster (docs/design/axis-reductions.md).
 inline bool rows_split_folds(std::size_t outputs, std::size_t segments, int team, bool device,
                              std::size_t concurrency) {
-  return segments > 1 &&
-         (!device || outputs * (segments - 1) * static_cast<std::size_t>(team) < split_wave(device, concurrency));
+  return segments > 1 && (!device || outputs * (segments - 1) * static_cast<std::size_t>(team) <
+                                         split_wave(device, concurrency));
 }
 
 // The plan of whichever form a call uses: columns (use_columns_form), else the split of the
 // rows or flat form.
-inline AxisPlan plan_axis(std::size_t outputs, std::size_t length, bool rows, bool columns, bool device,
-                          std::size_t concurrency, std::size_t acc_bytes, const AxisReduceShape& shape) {
+inline AxisPlan plan_axis(std::size_t outputs, std::size_t length, bool rows, bool columns,
+                          bool device, std::size_t concurrency, std::size_t acc_bytes,
+                          const AxisReduceShape& shape) {
   return columns ? plan_axis_columns(outputs, length, concurrency, acc_bytes, shape)
                  : plan_axis_split(outputs, length, rows, device, concurrency, acc_bytes, shape);
 }
 
 // Whether a split call combines in pass 1's kernel (rows_split_folds, columns_split_folds)
 // rather than in the combine kernel.
-inline bool axis_split_folds(std::size_t outputs, const AxisPlan& plan, bool rows, bool columns, bool device,
-                             std::size_t concurrency) {
+inline bool axis_split_folds(std::size_t outputs, const AxisPlan& plan, bool rows, bool columns,
+                             bool device, std::size_t concurrency) {
   if (columns) return columns_split_folds(outputs, plan, concurrency);
   return rows && rows_split_folds(outputs, plan.segments, plan.team, device, concurrency);
 }
@@ -279,8 +294,9 @@ struct AxisGeometry {
   // The input indices of output element k at reduced position 0, and the output's indices:
   // the output's indices are aligned at the right, the input's are the output's with the
   // reduced slot inserted.
-  KOKKOS_FORCEINLINE_FUNCTION void origin(std::size_t k, std::size_t& i0, std::size_t& i1, std::size_t& i2,
-                                          std::size_t& o0, std::size_t& o1, std::size_t& o2) const {
+  KOKKOS_FORCEINLINE_FUNCTION void origin(std::size_t k, std::size_t& i0, std::size_t& i1,
+                                          std::size_t& i2, std::size_t& o0, std::size_t& o1,
+                                          std::size_t& o2) const {
     outer(k, o0, o1, o2);
     i2 = axis_slot == 2 ? 0 : o2;
     i1 = axis_slot == 2 ? o2 : (axis_slot == 1 ? 0 : o1);
@@ -301,15 +317,18 @@ struct AxisGeometry {
 template <class E, class Acc, int Slot>
 struct AxisElement {
   E expr;
-  KOKKOS_FORCEINLINE_FUNCTION Acc operator()(std::size_t i0, std::size_t i1, std::size_t i2, std::size_t j) const {
-    return static_cast<Acc>(expr(Slot == 0 ? i0 + j : i0, Slot == 1 ? i1 + j : i1, Slot == 2 ? i2 + j : i2));
+  KOKKOS_FORCEINLINE_FUNCTION Acc operator()(std::size_t i0, std::size_t i1, std::size_t i2,
+                                             std::size_t j) const {
+    return static_cast<Acc>(
+        expr(Slot == 0 ? i0 + j : i0, Slot == 1 ? i1 + j : i1, Slot == 2 ? i2 + j : i2));
   }
 };
 
 // [begin, end) of segment s of a `length`-long axis cut into segments of segment_length
 // (the last ones may be short or empty): the flat and columns forms.
-KOKKOS_FORCEINLINE_FUNCTION void segment_range(std::size_t s, std::size_t segment_length, std::size_t length,
-                                               std::size_t& begin, std::size_t& end) {
+KOKKOS_FORCEINLINE_FUNCTION void segment_range(std::size_t s, std::size_t segment_length,
+                                               std::size_t length, std::size_t& begin,
+                                               std::size_t& end) {
   const std::size_t first = s * segment_length;
   begin = first < length ? first : length;
   end = length - begin > segment_length ? begin + segment_length : length;
@@ -321,9 +340,10 @@ KOKKOS_FORCEINLINE_FUNCTION void segment_range(std::size_t s, std::size_t segmen
 // warp load of a segment then reads one aligned 128-byte line: with segments cut at multiples
 // of the length, rows whose length is not a multiple of 32 made every load straddle two lines
 // (docs/design/axis-reductions.md).
-KOKKOS_FORCEINLINE_FUNCTION void row_segment_range(std::size_t k, std::size_t s, std::size_t segments,
-                                                   std::size_t segment_length, std::size_t length,
-                                                   std::size_t& begin, std::size_t& end) {
+KOKKOS_FORCEINLINE_FUNCTION void row_segment_range(std::size_t k, std::size_t s,
+                                                   std::size_t segments, std::size_t segment_length,
+                                                   std::size_t length, std::size_t& begin,
+                                                   std::size_t& end) {
   constexpr std::size_t line = 32;
   const std::size_t shift = (line - (k * length) % line) % line;
   const std::size_t first = s * segment_length + shift, next = first + segment_length;
@@ -350,7 +370,8 @@ struct AxisOperands {
     geometry.outer(k, o0, o1, o2);
     store_at(o0, o1, o2, total);
   }
-  KOKKOS_FORCEINLINE_FUNCTION void store_at(std::size_t o0, std::size_t o1, std::size_t o2, Acc total) const {
+  KOKKOS_FORCEINLINE_FUNCTION void store_at(std::size_t o0, std::size_t o1, std::size_t o2,
+                                            Acc total) const {
     out(o0, o1, o2) = static_cast<typename ViewOperand<Out>::value_type>(post(total));
   }
   // accumulate() along the axis of output k.
@@ -364,10 +385,13 @@ struct AxisOperands {
   // Where output k's partial of segment s lives in the partials block. Output-major, so that
   // pass 2 reads each output's partials as one contiguous piece: with s * outputs + k its
   // loads were `outputs` apart, a line each with many outputs (docs/design/axis-reductions.md).
-  KOKKOS_FORCEINLINE_FUNCTION std::size_t slot(std::size_t k, std::size_t s) const { return k * segments + s; }
+  KOKKOS_FORCEINLINE_FUNCTION std::size_t slot(std::size_t k, std::size_t s) const {
+    return k * segments + s;
+  }
   // Output k's value of segment s: post-mapped into out when there are no partials (one
   // pass), else into its slot.
-  KOKKOS_FORCEINLINE_FUNCTION void deliver(std::size_t k, std::size_t s, Acc total, Acc* partials) const {
+  KOKKOS_FORCEINLINE_FUNCTION void deliver(std::size_t k, std::size_t s, Acc total,
+                                           Acc* partials) const {
     if (partials == nullptr) {
       store(k, total);
     } else {
@@ -377,11 +401,12 @@ struct AxisOperands {
   // The combination of the elements [first, end) of the axis through (i0, i1, i2), stride
   // apart, Count loads in flight.
   template <int Count>
-  KOKKOS_FORCEINLINE_FUNCTION Acc accumulate(std::size_t i0, std::size_t i1, std::size_t i2, std::size_t first,
-                                             std::size_t end, std::size_t stride) const {
+  KOKKOS_FORCEINLINE_FUNCTION Acc accumulate(std::size_t i0, std::size_t i1, std::size_t i2,
+                                             std::size_t first, std::size_t end,
+                                             std::size_t stride) const {
     const AxisOperands& self = *this;
-    return accumulate_strided<Count>([&](std::size_t j) { return self.element(i0, i1, i2, j); }, combine, identity,
-                                     first, end, stride);
+    return accumulate_strided<Count>([&](std::size_t j) { return self.element(i0, i1, i2, j); },
+                                     combine, identity, first, end, stride);
   }
 };
 
@@ -418,7 +443,8 @@ struct AxisFlatBody {
 // r + team, ... (all of its loads at once), then the team's tree. load(s) reads output k's
 // partial of segment s. Used by the combine kernel and by the rows form's last team.
 template <class Member, class Operands, class Load>
-KOKKOS_INLINE_FUNCTION auto combined_partials(const Member& member, const Operands& ops, const Load& load) {
+KOKKOS_INLINE_FUNCTION auto combined_partials(const Member& member, const Operands& ops,
+                                              const Load& load) {
   const auto mine = accumulate_strided<axis_combine_loads_in_flight, true>(
       load, ops.combine, ops.identity, static_cast<std::size_t>(member.team_rank()), ops.segments,
       static_cast<std::size_t>(member.team_size()));
@@ -447,12 +473,14 @@ struct AxisTeamBody {
       std::size_t begin, end;
       row_segment_range(k, s, ops.segments, segment_length, ops.geometry.length(), begin, end);
       mine = ops.template accumulate_at<axis_loads_in_flight>(
-          k, begin + static_cast<std::size_t>(member.team_rank()), end, static_cast<std::size_t>(member.team_size()));
+          k, begin + static_cast<std::size_t>(member.team_rank()), end,
+          static_cast<std::size_t>(member.team_size()));
     }
     const Acc team_total = team_combine(member, ops.combine, ops.identity, mine);
     // derived again, not held through the accumulation (registers: see AxisOperands)
     const unsigned int l = static_cast<unsigned int>(member.league_rank());
-    const std::size_t k = l / static_cast<unsigned int>(ops.segments), s = l % static_cast<unsigned int>(ops.segments);
+    const std::size_t k = l / static_cast<unsigned int>(ops.segments),
+                      s = l % static_cast<unsigned int>(ops.segments);
     Acc* const p = partials;
     const AxisOperands<Out, Element, Combine, Post, Acc>& o = ops;
     const auto deliver = [&]() { o.deliver(k, s, team_total, p); };
@@ -467,7 +495,8 @@ struct AxisTeamBody {
   // The last team of output k: its partials as the combine kernel would take them.
   KOKKOS_INLINE_FUNCTION void combine_partials(const member_type& member, std::size_t k) const {
     const Acc* const q = partials + ops.slot(k, 0);
-    const Acc total = combined_partials(member, ops, [&](std::size_t s) { return load_partial(q + s); });
+    const Acc total =
+        combined_partials(member, ops, [&](std::size_t s) { return load_partial(q + s); });
     const AxisOperands<Out, Element, Combine, Post, Acc>& o = ops;
     unsigned int* const done = counters;
     Kokkos::single(Kokkos::PerTeam(member), [&]() {
@@ -499,7 +528,8 @@ struct AxisRowsVectorBody {
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
     const std::size_t group = static_cast<std::size_t>(rows_per_team);
     const std::size_t step = static_cast<std::size_t>(member.league_size()) * group;
-    for (std::size_t row0 = static_cast<std::size_t>(member.league_rank()) * group; row0 < ops.outputs; row0 += step)
+    for (std::size_t row0 = static_cast<std::size_t>(member.league_rank()) * group;
+         row0 < ops.outputs; row0 += step)
       reduce_rows(member, row0);
   }
 
@@ -516,8 +546,9 @@ struct AxisRowsVectorBody {
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(member, width),
           [&](const int lane, Acc& value) {
-            value = o.combine(value, o.template accumulate<axis_row_loads>(i0, i1, i2, static_cast<std::size_t>(lane),
-                                                                           length, static_cast<std::size_t>(width)));
+            value = o.combine(value, o.template accumulate<axis_row_loads>(
+                                         i0, i1, i2, static_cast<std::size_t>(lane), length,
+                                         static_cast<std::size_t>(width)));
           },
           CombineReducer<Acc, Combine, Kokkos::HostSpace>(row_total, o.combine, o.identity));
       Kokkos::single(Kokkos::PerThread(member), [&]() { o.store(k, row_total); });
@@ -559,23 +590,27 @@ struct AxisColumnsBody {
     const std::size_t k = g * columns + r % columns;
     std::size_t begin, end;
     segment_range(s, segment_length, ops.geometry.length(), begin, end);
-    Acc* const values = static_cast<Acc*>(member.team_scratch(0).get_shmem(scratch_bytes(member.team_size())));
-    values[r] = r < lanes * columns && k < ops.outputs
-                    ? ops.template accumulate_at<axis_loads_in_flight>(k, begin + r / columns, end, lanes)
-                    : ops.identity;
+    Acc* const values =
+        static_cast<Acc*>(member.team_scratch(0).get_shmem(scratch_bytes(member.team_size())));
+    values[r] =
+        r < lanes * columns && k < ops.outputs
+            ? ops.template accumulate_at<axis_loads_in_flight>(k, begin + r / columns, end, lanes)
+            : ops.identity;
     combine_lanes(member, values, lanes);
     const bool writes = r < columns && k < ops.outputs;
     if (writes) ops.deliver(k, s, values[r], partials);
     if (counters == nullptr) return;
     if (writes) Kokkos::memory_fence();  // this partial visible before the team counts itself done
     member.team_barrier();
-    if (write_and_count_last(member, [] {}, counters + g, static_cast<unsigned int>(ops.segments)))
+    if (write_and_count_last(
+            member, [] {}, counters + g, static_cast<unsigned int>(ops.segments)))
       combine_group(member, values, g, lanes);
   }
 
   // values[c] = the combination of values[c + q * columns] over the lanes q < lanes, for each
   // column c < columns: lanes q < m - half take in lane q + half.
-  KOKKOS_INLINE_FUNCTION void combine_lanes(const member_type& member, Acc* values, std::size_t lanes) const {
+  KOKKOS_INLINE_FUNCTION void combine_lanes(const member_type& member, Acc* values,
+                                            std::size_t lanes) const {
     const std::size_t r = static_cast<std::size_t>(member.team_rank());
     member.team_barrier();
     for (std::size_t m = lanes; m > 1;) {
@@ -595,8 +630,8 @@ struct AxisColumnsBody {
     if (r < lanes * columns && k < ops.outputs) {
       const Acc* const q = partials + ops.slot(k, 0);
       values[r] = accumulate_strided<axis_combine_loads_in_flight, true>(
-          [&](std::size_t s) { return load_partial(q + s); }, ops.combine, ops.identity, r / columns, ops.segments,
-          lanes);
+          [&](std::size_t s) { return load_partial(q + s); }, ops.combine, ops.identity,
+          r / columns, ops.segments, lanes);
     } else {
       values[r] = ops.identity;
     }
@@ -626,9 +661,9 @@ struct AxisCombineBody {
 // Pass 1 (and pass 2 if the axis is split) with the reduced slot known at compile time.
 template <int Slot, class Exec, class Out, class E, class Combine, class Post, class Acc>
 void launch_along(const std::string& label, const std::string& combine_label, const Exec& exec,
-                  const AxisReduceShape& shape, const AxisPlan& plan, const E& expr, const AxisGeometry& geometry,
-                  std::size_t outputs, bool rows, bool columns, const Combine& combine, Acc identity,
-                  const Post& post, const Out& out) {
+                  const AxisReduceShape& shape, const AxisPlan& plan, const E& expr,
+                  const AxisGeometry& geometry, std::size_t outputs, bool rows, bool columns,
+                  const Combine& combine, Acc identity, const Post& post, const Out& out) {
   using Element = AxisElement<E, Acc, Slot>;
   using Operands = AxisOperands<Out, Element, Combine, Post, Acc>;
   const std::size_t length = geometry.length();
@@ -636,8 +671,11 @@ void launch_along(const std::string& label, const std::string& combine_label, co
   const std::size_t segment_length = segments > 1 ? ceil_div(length, segments) : length;
   // the rows form's segments start on 32-element boundaries (row_segment_range)
   const std::size_t row_segment_length = segments > 1 ? ceil_div(segment_length, 32) * 32 : length;
-  Acc* partials = segments > 1 ? static_cast<Acc*>(axis_partials(exec, segments * outputs * sizeof(Acc))) : nullptr;
-  const Operands ops{ViewOperand<Out>(out), Element{expr}, combine, post, identity, geometry, outputs, segments};
+  Acc* partials = segments > 1
+                      ? static_cast<Acc*>(axis_partials(exec, segments * outputs * sizeof(Acc)))
+                      : nullptr;
+  const Operands ops{
+      ViewOperand<Out>(out), Element{expr}, combine, post, identity, geometry, outputs, segments};
   const bool folded = axis_split_folds(outputs, plan, rows, columns, is_device_space<Exec>(),
                                        static_cast<std::size_t>(exec.concurrency()));
   // rows (the last axis of row-major data) is Slot 2 only
@@ -648,17 +686,20 @@ void launch_along(const std::string& label, const std::string& combine_label, co
       const int rows_per_team = is_device_space<Exec>() ? 8 : 1;
       std::size_t league = ceil_div(outputs, static_cast<std::size_t>(rows_per_team));
       if (is_device_space<Exec>()) {
-        const std::size_t wave =
-            static_cast<std::size_t>(exec.concurrency()) / static_cast<std::size_t>(rows_per_team * lanes);
+        const std::size_t wave = static_cast<std::size_t>(exec.concurrency()) /
+                                 static_cast<std::size_t>(rows_per_team * lanes);
         if (league > wave && wave > 0) league = wave;
       }
-      Kokkos::parallel_for(label, Policy(exec, static_cast<int>(league), rows_per_team, lanes),
-                           AxisRowsVectorBody<Exec, Out, Element, Combine, Post, Acc>{ops, rows_per_team, lanes});
+      Kokkos::parallel_for(
+          label, Policy(exec, static_cast<int>(league), rows_per_team, lanes),
+          AxisRowsVectorBody<Exec, Out, Element, Combine, Post, Acc>{ops, rows_per_team, lanes});
     } else if (rows) {
       unsigned int* const counters = folded ? axis_counters(exec, outputs) : nullptr;
-      Kokkos::parallel_for(
-          label, Kokkos::TeamPolicy<Exec, HalfWaveLaunchBounds>(exec, static_cast<int>(outputs * segments), plan.team),
-          AxisTeamBody<Exec, Out, Element, Combine, Post, Acc>{ops, row_segment_length, partials, counters});
+      Kokkos::parallel_for(label,
+                           Kokkos::TeamPolicy<Exec, HalfWaveLaunchBounds>(
+                               exec, static_cast<int>(outputs * segments), plan.team),
+                           AxisTeamBody<Exec, Out, Element, Combine, Post, Acc>{
+                               ops, row_segment_length, partials, counters});
     }
   }
   // columns: the first axis (Slot + rank == 3) on a device only
@@ -669,18 +710,22 @@ void launch_along(const std::string& label, const std::string& combine_label, co
       unsigned int* const counters = folded ? axis_counters(exec, groups) : nullptr;
       Kokkos::parallel_for(
           label,
-          Kokkos::TeamPolicy<Exec, HalfWaveLaunchBounds>(exec, static_cast<int>(groups * segments), plan.team)
+          Kokkos::TeamPolicy<Exec, HalfWaveLaunchBounds>(exec, static_cast<int>(groups * segments),
+                                                         plan.team)
               .set_scratch_size(0, Kokkos::PerTeam(Body::scratch_bytes(plan.team))),
-          Body{ops, column_segment_length(length, segments, outputs), plan.columns, partials, counters});
+          Body{ops, column_segment_length(length, segments, outputs), plan.columns, partials,
+               counters});
     }
   }
   if (!rows && !columns) {
-    Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec, HalfWaveLaunchBounds>(exec, 0, outputs * segments),
-                         AxisFlatBody<Out, Element, Combine, Post, Acc>{ops, segment_length, partials});
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<Exec, HalfWaveLaunchBounds>(exec, 0, outputs * segments),
+        AxisFlatBody<Out, Element, Combine, Post, Acc>{ops, segment_length, partials});
   }
   if (segments > 1 && !folded) {
-    Kokkos::parallel_for(combine_label, Kokkos::TeamPolicy<Exec>(exec, static_cast<int>(outputs), plan.combine_team),
-                         AxisCombineBody<Exec, Operands, Acc>{ops, partials});
+    Kokkos::parallel_for(
+        combine_label, Kokkos::TeamPolicy<Exec>(exec, static_cast<int>(outputs), plan.combine_team),
+        AxisCombineBody<Exec, Operands, Acc>{ops, partials});
   }
 }
 
@@ -689,30 +734,33 @@ void launch_along(const std::string& label, const std::string& combine_label, co
 // (use_columns_form). The caller has checked the shapes.
 template <class Exec, class Out, class E, class Combine, class Post, class Acc>
 void reduce_along(const std::string& label, const std::string& combine_label, const Exec& exec,
-                  const AxisReduceShape& shape, const E& expr, const AxisGeometry& geometry, std::size_t outputs,
-                  bool rows, bool columns, const Combine& combine, Acc identity, const Post& post, const Out& out) {
+                  const AxisReduceShape& shape, const E& expr, const AxisGeometry& geometry,
+                  std::size_t outputs, bool rows, bool columns, const Combine& combine,
+                  Acc identity, const Post& post, const Out& out) {
   if (outputs == 0) return;
-  const AxisPlan plan = plan_axis(outputs, geometry.length(), rows, columns, is_device_space<Exec>(),
-                                  static_cast<std::size_t>(exec.concurrency()), sizeof(Acc), shape);
+  const AxisPlan plan =
+      plan_axis(outputs, geometry.length(), rows, columns, is_device_space<Exec>(),
+                static_cast<std::size_t>(exec.concurrency()), sizeof(Acc), shape);
   // Only the slots an expression of this rank can have are compiled: a rank-2 expression's
   // axes are slots 1 and 2.
   switch (geometry.axis_slot) {
     case 0:
       if constexpr (E::static_rank >= 3)
-        return launch_along<0>(label, combine_label, exec, shape, plan, expr, geometry, outputs, rows, columns,
-                               combine, identity, post, out);
+        return launch_along<0>(label, combine_label, exec, shape, plan, expr, geometry, outputs,
+                               rows, columns, combine, identity, post, out);
       break;
     case 1:
       if constexpr (E::static_rank >= 2)
-        return launch_along<1>(label, combine_label, exec, shape, plan, expr, geometry, outputs, rows, columns,
-                               combine, identity, post, out);
+        return launch_along<1>(label, combine_label, exec, shape, plan, expr, geometry, outputs,
+                               rows, columns, combine, identity, post, out);
       break;
     default:
-      return launch_along<2>(label, combine_label, exec, shape, plan, expr, geometry, outputs, rows, columns,
-                             combine, identity, post, out);
+      return launch_along<2>(label, combine_label, exec, shape, plan, expr, geometry, outputs, rows,
+                             columns, combine, identity, post, out);
   }
   throw_error(ErrorKind::internal, "reduction along slot " + std::to_string(geometry.axis_slot) +
-                                       " of an expression of rank " + std::to_string(E::static_rank));
+                                       " of an expression of rank " +
+                                       std::to_string(E::static_rank));
 }
 
 }  // namespace portasim::toolkit::impl

@@ -56,7 +56,8 @@ struct CombineReducer {
   value_type m_identity;
   bool m_references_scalar;
 
-  KOKKOS_INLINE_FUNCTION CombineReducer(value_type& value, const Combine& combine, value_type identity)
+  KOKKOS_INLINE_FUNCTION CombineReducer(value_type& value, const Combine& combine,
+                                        value_type identity)
       : m_value(&value), m_combine(combine), m_identity(identity), m_references_scalar(true) {}
   CombineReducer(const result_view_type& value, const Combine& combine, value_type identity)
       : m_value(value), m_combine(combine), m_identity(identity), m_references_scalar(false) {}
@@ -65,7 +66,8 @@ struct CombineReducer {
     dest = m_combine(dest, src);
   }
   // Kokkos 3.x joins through volatile references as well; goes with Kokkos 3 support.
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dest, const volatile value_type& src) const {
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dest,
+                                   const volatile value_type& src) const {
     const value_type a = dest, b = src;
     dest = m_combine(a, b);
   }
@@ -99,11 +101,12 @@ KOKKOS_FORCEINLINE_FUNCTION Acc combine_tree(const Combine& combine, Acc (&v)[N]
 // kernel, the split rows and columns forms): one thread of the team calls write() to store the
 // team's partial, fences so that the partial is visible before the count says so, and counts
 // the team done on *counter. A team whose threads store partials of their own (the columns
-// form) has each writer fence, then a team barrier, then passes an empty write(). True in every thread of the team that counted last of `teams`,
-// which may then read the others' partials (load_partial) and must set *counter back to 0.
+// form) has each writer fence, then a team barrier, then passes an empty write(). True in every
+// thread of the team that counted last of `teams`, which may then read the others' partials
+// (load_partial) and must set *counter back to 0.
 template <class Member, class Write>
-KOKKOS_INLINE_FUNCTION bool write_and_count_last(const Member& member, const Write& write, unsigned int* counter,
-                                                 unsigned int teams) {
+KOKKOS_INLINE_FUNCTION bool write_and_count_last(const Member& member, const Write& write,
+                                                 unsigned int* counter, unsigned int teams) {
   int last = 0;
   Kokkos::single(
       Kokkos::PerTeam(member),
@@ -120,10 +123,12 @@ KOKKOS_INLINE_FUNCTION bool write_and_count_last(const Member& member, const Wri
 // The combination of every thread's `mine` over the team, returned to every thread. One
 // index per thread: each thread's value enters the team's tree exactly once.
 template <class Member, class Combine, class Acc>
-KOKKOS_INLINE_FUNCTION Acc team_combine(const Member& member, const Combine& combine, Acc identity, Acc mine) {
+KOKKOS_INLINE_FUNCTION Acc team_combine(const Member& member, const Combine& combine, Acc identity,
+                                        Acc mine) {
   Acc total = identity;
   Kokkos::parallel_reduce(
-      Kokkos::TeamThreadRange(member, member.team_size()), [&](const int, Acc& v) { v = combine(v, mine); },
+      Kokkos::TeamThreadRange(member, member.team_size()),
+      [&](const int, Acc& v) { v = combine(v, mine); },
       CombineReducer<Acc, Combine, Kokkos::HostSpace>(total, combine, identity));
   return total;
 }
@@ -141,8 +146,9 @@ inline constexpr int chunks_per_block = 64;
 // split axis reads up to 8 partials per thread). Pass 1 keeps the guarded tail: with the
 // predicated one its rows and team forms spilled at 32 registers.
 template <int Count, bool PredicatedTail = false, class Load, class Combine, class Acc>
-KOKKOS_FORCEINLINE_FUNCTION Acc accumulate_strided(const Load& load, const Combine& combine, Acc identity,
-                                                   std::size_t first, std::size_t end, std::size_t stride) {
+KOKKOS_FORCEINLINE_FUNCTION Acc accumulate_strided(const Load& load, const Combine& combine,
+                                                   Acc identity, std::size_t first, std::size_t end,
+                                                   std::size_t stride) {
   const std::size_t last_offset = static_cast<std::size_t>(Count - 1) * stride;
   const std::size_t chunk = static_cast<std::size_t>(Count) * stride;
   Acc total = identity;
@@ -177,8 +183,10 @@ KOKKOS_FORCEINLINE_FUNCTION Acc accumulate_strided(const Load& load, const Combi
 // The same with a run-time count: the counts 1, 2, 4 and 8 get their compile-time forms;
 // any other (launch-shape sweeps only) is guarded, one load at a time.
 template <class Load, class Combine, class Acc>
-KOKKOS_FORCEINLINE_FUNCTION Acc accumulate_strided(int count, const Load& load, const Combine& combine, Acc identity,
-                                                   std::size_t first, std::size_t end, std::size_t stride) {
+KOKKOS_FORCEINLINE_FUNCTION Acc accumulate_strided(int count, const Load& load,
+                                                   const Combine& combine, Acc identity,
+                                                   std::size_t first, std::size_t end,
+                                                   std::size_t stride) {
   switch (count) {
     case 1: return accumulate_strided<1>(load, combine, identity, first, end, stride);
     case 2: return accumulate_strided<2>(load, combine, identity, first, end, stride);

@@ -77,11 +77,13 @@ using SimtTileShapeNarrow = std::conditional_t<
 // block as a grid of 8 x 8 MMA tiles, K in steps of 4.
 template <int BM_, int BN_, int BK_, int WarpsM, int WarpsN, int MinTeams = 1>
 struct MmaTileShape {
-  static constexpr int BM = BM_, BN = BN_, BK = BK_, warps_m = WarpsM, warps_n = WarpsN, min_teams = MinTeams;
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, warps_m = WarpsM, warps_n = WarpsN,
+                       min_teams = MinTeams;
   static constexpr int warp_size = 32, team_size = warp_size * WarpsM * WarpsN;
   static constexpr int WM = BM / WarpsM, WN = BN / WarpsN;  // one warp's block of C
   static constexpr int MI = WM / 8, NJ = WN / 8;            // its 8 x 8 MMA tiles
-  static_assert(BM % (8 * WarpsM) == 0 && BN % (8 * WarpsN) == 0 && BK % 4 == 0, "MMA tiles must fit the team tile");
+  static_assert(BM % (8 * WarpsM) == 0 && BN % (8 * WarpsN) == 0 && BK % 4 == 0,
+                "MMA tiles must fit the team tile");
 };
 // Large: 128 x 128 x 16, 2 x 4 warps of 64 x 32 (32 MMAs per 12 fragment loads; 64
 // accumulators a thread, one team per SM, 37 KiB of scratch; at the register limit, with a
@@ -114,14 +116,16 @@ KOKKOS_INLINE_FUNCTION void panel_slot(int e, int& o, int& d) {
 template <class Shape, class AView, class BView, class CView>
 struct TiledMatmul {
   using Scalar = typename CView::non_const_value_type;
-  static constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, TM = Shape::TM, TN = Shape::TN;
+  static constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, TM = Shape::TM,
+                       TN = Shape::TN;
   static constexpr int threads = Shape::team_size;
   // Padding of the scratch rows: the transposing stores of a row-major A panel (and a
   // column-major B panel) would otherwise hit one bank eight times over.
   static constexpr int pad = 4;
   static constexpr int a_ld = BM + pad, b_ld = BN + pad;
   static constexpr int a_per_thread = BM * BK / threads, b_per_thread = BK * BN / threads;
-  static_assert(BM * BK % threads == 0 && BK * BN % threads == 0, "panels must split evenly over the team");
+  static_assert(BM * BK % threads == 0 && BK * BN % threads == 0,
+                "panels must split evenly over the team");
   static constexpr bool row_major = is_row_major<typename CView::array_layout>;
 
   AView a;
@@ -141,7 +145,8 @@ struct TiledMatmul {
   }
 
   // Global -> registers, zero outside the matrices (tails of M, N and K).
-  KOKKOS_INLINE_FUNCTION void load_panels(int row0, int col0, int k0, int rank, Scalar* ra, Scalar* rb) const {
+  KOKKOS_INLINE_FUNCTION void load_panels(int row0, int col0, int k0, int rank, Scalar* ra,
+                                          Scalar* rb) const {
     PORTASIM_UNROLL
     for (int l = 0; l < a_per_thread; ++l) {
       int r, d;
@@ -157,7 +162,8 @@ struct TiledMatmul {
   }
 
   // Registers -> scratch, both panels depth-major: a_s[d][r], b_s[d][col].
-  KOKKOS_INLINE_FUNCTION static void store_panels(int rank, const Scalar* ra, const Scalar* rb, Scalar* a_s, Scalar* b_s) {
+  KOKKOS_INLINE_FUNCTION static void store_panels(int rank, const Scalar* ra, const Scalar* rb,
+                                                  Scalar* a_s, Scalar* b_s) {
     PORTASIM_UNROLL
     for (int l = 0; l < a_per_thread; ++l) {
       int r, d;
@@ -238,8 +244,12 @@ struct ScratchPanel {
   static constexpr int pad = 4;
   static constexpr int ld = DepthContiguous ? BK + pad : BO + pad;
   static constexpr int size = DepthContiguous ? BO * ld : BK * ld;
-  KOKKOS_INLINE_FUNCTION static int at(int o, int d) { return DepthContiguous ? o * ld + d : d * ld + o; }
-  KOKKOS_INLINE_FUNCTION static void slot(int e, int& o, int& d) { panel_slot<BO, BK, DepthContiguous>(e, o, d); }
+  KOKKOS_INLINE_FUNCTION static int at(int o, int d) {
+    return DepthContiguous ? o * ld + d : d * ld + o;
+  }
+  KOKKOS_INLINE_FUNCTION static void slot(int e, int& o, int& d) {
+    panel_slot<BO, BK, DepthContiguous>(e, o, d);
+  }
 };
 
 // The tiled kernel on the FP64 tensor cores (Mma: portasim::impl::WarpMmaF64<Exec>, its
@@ -250,15 +260,18 @@ struct ScratchPanel {
 // Every lane of every warp reaches every mma (no early exits: mma.sync needs whole warps).
 template <class Shape, class Mma, class AView, class BView, class CView>
 struct TiledMatmulMma {
-  static_assert(std::is_same<typename CView::non_const_value_type, double>::value, "FP64 tensor-core kernel");
+  static_assert(std::is_same<typename CView::non_const_value_type, double>::value,
+                "FP64 tensor-core kernel");
   using Fragment = portasim::impl::WarpMmaF64Layout;
-  static constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, MI = Shape::MI, NJ = Shape::NJ;
+  static constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, MI = Shape::MI,
+                       NJ = Shape::NJ;
   static constexpr int threads = Shape::team_size;
   static constexpr bool row_major = is_row_major<typename CView::array_layout>;
   using APanel = ScratchPanel<BM, BK, row_major>;   // A(i, p): contiguous in p when row-major
   using BPanel = ScratchPanel<BN, BK, !row_major>;  // B(p, j): contiguous in p when column-major
   static constexpr int a_per_thread = BM * BK / threads, b_per_thread = BN * BK / threads;
-  static_assert(BM * BK % threads == 0 && BK * BN % threads == 0, "panels must split evenly over the team");
+  static_assert(BM * BK % threads == 0 && BK * BN % threads == 0,
+                "panels must split evenly over the team");
 
   AView a;
   BView b;
@@ -268,8 +281,8 @@ struct TiledMatmulMma {
   static std::size_t scratch_bytes() { return sizeof(double) * (APanel::size + BPanel::size); }
 
   // Global -> registers; `inside`: the whole BM x BK and BK x BN panels lie in the matrices.
-  KOKKOS_INLINE_FUNCTION void load_panels(int row0, int col0, int k0, int rank, bool inside, double* ra,
-                                          double* rb) const {
+  KOKKOS_INLINE_FUNCTION void load_panels(int row0, int col0, int k0, int rank, bool inside,
+                                          double* ra, double* rb) const {
     if (inside) {
       PORTASIM_UNROLL
       for (int l = 0; l < a_per_thread; ++l) {
@@ -299,8 +312,8 @@ struct TiledMatmulMma {
     }
   }
 
-  KOKKOS_INLINE_FUNCTION static void store_panels(int rank, const double* ra, const double* rb, double* a_s,
-                                                  double* b_s) {
+  KOKKOS_INLINE_FUNCTION static void store_panels(int rank, const double* ra, const double* rb,
+                                                  double* a_s, double* b_s) {
     PORTASIM_UNROLL
     for (int l = 0; l < a_per_thread; ++l) {
       int o, d;
@@ -317,17 +330,20 @@ struct TiledMatmulMma {
 
   // Where a thread's warp block starts in the team tile, and its lane. Kokkos' CUDA teams
   // (vector length 1) number their threads in warp order.
-  KOKKOS_INLINE_FUNCTION static void warp_origin(int rank, int& warp_row0, int& warp_col0, int& lane) {
+  KOKKOS_INLINE_FUNCTION static void warp_origin(int rank, int& warp_row0, int& warp_col0,
+                                                 int& lane) {
     const int warp = rank / Shape::warp_size;
     lane = rank % Shape::warp_size;
     warp_row0 = (warp / Shape::warps_n) * Shape::WM;
     warp_col0 = (warp % Shape::warps_n) * Shape::WN;
   }
   // The lane's fragments of MMA tile row mi (A) and column nj (B) at panel depth kk.
-  KOKKOS_INLINE_FUNCTION static double a_fragment(const double* a_s, int warp_row0, int mi, int kk, int lane) {
+  KOKKOS_INLINE_FUNCTION static double a_fragment(const double* a_s, int warp_row0, int mi, int kk,
+                                                  int lane) {
     return a_s[APanel::at(warp_row0 + 8 * mi + Fragment::a_row(lane), kk + Fragment::a_col(lane))];
   }
-  KOKKOS_INLINE_FUNCTION static double b_fragment(const double* b_s, int warp_col0, int nj, int kk, int lane) {
+  KOKKOS_INLINE_FUNCTION static double b_fragment(const double* b_s, int warp_col0, int nj, int kk,
+                                                  int lane) {
     return b_s[BPanel::at(warp_col0 + 8 * nj + Fragment::b_col(lane), kk + Fragment::b_row(lane))];
   }
   // Tile coordinates of accumulator (mi, nj, i) of a lane.
@@ -363,7 +379,8 @@ struct TiledMatmulMma {
     for (int k0 = 0; k0 < k; k0 += BK) {
       store_panels(rank, ra, rb, a_s, b_s);
       team.team_barrier();
-      if (k0 + BK < k) load_panels(row0, col0, k0 + BK, rank, inside_mn && k0 + 2 * BK <= k, ra, rb);
+      if (k0 + BK < k)
+        load_panels(row0, col0, k0 + BK, rank, inside_mn && k0 + 2 * BK <= k, ra, rb);
       PORTASIM_UNROLL
       for (int kk = 0; kk < BK; kk += 4) {
         double af[MI], bf[NJ];

@@ -52,13 +52,15 @@ class ReductionScratchRegistry {
         Kokkos::push_finalize_hook([] { get().release(); });
         m_hook_pushed = true;
       }
-      void* block = Kokkos::kokkos_malloc<MemorySpace>(std::string("portasim::toolkit::reduction_scratch"),
-                                                       reduction_scratch_header + reduction_scratch_partial_bytes);
+      void* block = Kokkos::kokkos_malloc<MemorySpace>(
+          std::string("portasim::toolkit::reduction_scratch"),
+          reduction_scratch_header + reduction_scratch_partial_bytes);
       // zeroed on the instance itself, ordered before the first reduction that uses it
-      Kokkos::deep_copy(exec,
-                        Kokkos::View<unsigned int, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                            static_cast<unsigned int*>(block)),
-                        0u);
+      Kokkos::deep_copy(
+          exec,
+          Kokkos::View<unsigned int, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+              static_cast<unsigned int*>(block)),
+          0u);
       found = m_blocks.emplace(key, block).first;
     }
     ReductionScratch s;
@@ -109,7 +111,8 @@ class AxisBlockRegistry {
   template <class Exec>
   void* block(const Exec& exec, std::size_t bytes) {
     std::size_t thread = 0;
-    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                             typename Exec::memory_space>::accessible)
       thread = std::hash<std::thread::id>()(std::this_thread::get_id());
     const Key key{portasim::impl::StreamKey<Exec>::of(exec), thread};
     std::lock_guard<std::mutex> lock(m_mutex);
@@ -119,7 +122,8 @@ class AxisBlockRegistry {
         Kokkos::push_finalize_hook([] { get().release(); });
         m_hook_pushed = true;
       }
-      std::size_t grown = block.bytes > axis_partials_min_bytes ? block.bytes : axis_partials_min_bytes;
+      std::size_t grown =
+          block.bytes > axis_partials_min_bytes ? block.bytes : axis_partials_min_bytes;
       while (grown < bytes) grown *= 2;
       if (block.data != nullptr) {
         exec.fence();
@@ -127,13 +131,16 @@ class AxisBlockRegistry {
         block = Block{};
       }
       block.data = Kokkos::kokkos_malloc<MemorySpace>(
-          std::string(Zeroed ? "portasim::toolkit::axis_counters" : "portasim::toolkit::axis_partials"), grown);
+          std::string(Zeroed ? "portasim::toolkit::axis_counters"
+                             : "portasim::toolkit::axis_partials"),
+          grown);
       block.bytes = grown;
       if constexpr (Zeroed)
-        Kokkos::deep_copy(exec,
-                          Kokkos::View<unsigned char*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                              static_cast<unsigned char*>(block.data), grown),
-                          static_cast<unsigned char>(0));
+        Kokkos::deep_copy(
+            exec,
+            Kokkos::View<unsigned char*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                static_cast<unsigned char*>(block.data), grown),
+            static_cast<unsigned char>(0));
     }
     return block.data;
   }
@@ -170,7 +177,8 @@ void* axis_partials(const Exec& exec, std::size_t bytes) {
 template <class Exec>
 unsigned int* axis_counters(const Exec& exec, std::size_t count) {
   return static_cast<unsigned int*>(
-      AxisBlockRegistry<typename Exec::memory_space, true>::get().block(exec, count * sizeof(unsigned int)));
+      AxisBlockRegistry<typename Exec::memory_space, true>::get().block(
+          exec, count * sizeof(unsigned int)));
 }
 
 }  // namespace portasim::toolkit::impl

@@ -74,13 +74,15 @@ struct TwoLevelReduce {
     const std::size_t first = begin + static_cast<std::size_t>(member.team_rank());
     const TwoLevelReduce& self = *this;
     const Acc mine = accumulate_strided(
-        per_thread, [&](std::size_t k) { return self.element(k); }, combine, identity, first, end, team);
+        per_thread, [&](std::size_t k) { return self.element(k); }, combine, identity, first, end,
+        team);
 
     const Acc team_total = team_combine(member, combine, identity, mine);
 
     Acc* const p = partials;
     unsigned int* const done = counter;
-    if (!write_and_count_last(member, [&]() { p[rank] = team_total; }, done, static_cast<unsigned int>(league)))
+    if (!write_and_count_last(
+            member, [&]() { p[rank] = team_total; }, done, static_cast<unsigned int>(league)))
       return;
     const Combine& c = combine;
     Acc total = identity;
@@ -100,16 +102,18 @@ struct TwoLevelReduce {
 // result() = post(combine over k < n of expr at index(k)), on exec, without a fence. The
 // caller has checked the shape (Reduction::operator()).
 template <class Exec, class E, class Combine, class Post, class Acc, class Result>
-void reduce_whole_on_device(const std::string& label, const Exec& exec, const E& expr, const FlatIndex& index,
-                            std::size_t n, const Combine& combine, Acc identity, const Post& post,
-                            const Result& result, const DeviceReduceShape& shape = {}) {
+void reduce_whole_on_device(const std::string& label, const Exec& exec, const E& expr,
+                            const FlatIndex& index, std::size_t n, const Combine& combine,
+                            Acc identity, const Post& post, const Result& result,
+                            const DeviceReduceShape& shape = {}) {
   static_assert(sizeof(Acc) <= reduction_scratch_header - reduction_scratch_value_offset,
                 "the accumulator type is too large for the reduction scratch");
   if (n == 0) {  // post(identity), whatever the identity: teams would join it once per thread
     const Post post_map = post;
     const Result out = result;
     Kokkos::parallel_for(
-        label, Kokkos::RangePolicy<Exec>(exec, 0, 1), KOKKOS_LAMBDA(const int) { out() = post_map(identity); });
+        label, Kokkos::RangePolicy<Exec>(exec, 0, 1),
+        KOKKOS_LAMBDA(const int) { out() = post_map(identity); });
     return;
   }
   const int team = shape.team > 0 ? shape.team : default_reduce_team;
@@ -117,22 +121,28 @@ void reduce_whole_on_device(const std::string& label, const Exec& exec, const E&
   const int waves = shape.waves > 0 ? shape.waves : default_reduce_waves;
   const std::size_t chunk = static_cast<std::size_t>(team) * static_cast<std::size_t>(per_thread);
   std::size_t teams = (n + chunk - 1) / chunk;
-  const std::size_t full_grid =
-      static_cast<std::size_t>(waves) * half_wave(static_cast<std::size_t>(exec.concurrency())) /
-      static_cast<std::size_t>(team);
+  const std::size_t full_grid = static_cast<std::size_t>(waves) *
+                                half_wave(static_cast<std::size_t>(exec.concurrency())) /
+                                static_cast<std::size_t>(team);
   if (teams > full_grid) teams = full_grid;
   const std::size_t capacity = reduction_scratch_partial_bytes / sizeof(Acc);
   if (teams > capacity) teams = capacity;
   if (teams == 0) teams = 1;  // a grid cap below one team (tiny devices, huge teams)
   constexpr std::size_t warp_aligned = 32;
-  const std::size_t share = ((n + teams - 1) / teams + warp_aligned - 1) / warp_aligned * warp_aligned;
+  const std::size_t share =
+      ((n + teams - 1) / teams + warp_aligned - 1) / warp_aligned * warp_aligned;
   teams = (n + share - 1) / share;  // rounding the share up may leave the last teams nothing
   const ReductionScratch scratch = reduction_scratch(exec);
-  TwoLevelReduce<Exec, E, Combine, Post, Acc, Result> body{expr,   combine, post,       identity,
-                                                          index,  n,       share,      per_thread,
-                                                          result, static_cast<Acc*>(scratch.partials), scratch.counter};
-  Kokkos::parallel_for(label, Kokkos::TeamPolicy<Exec, HalfWaveLaunchBounds>(exec, static_cast<int>(teams), team),
-                       body);
+  TwoLevelReduce<Exec, E, Combine, Post, Acc, Result> body{
+      expr,           combine,
+      post,           identity,
+      index,          n,
+      share,          per_thread,
+      result,         static_cast<Acc*>(scratch.partials),
+      scratch.counter};
+  Kokkos::parallel_for(
+      label, Kokkos::TeamPolicy<Exec, HalfWaveLaunchBounds>(exec, static_cast<int>(teams), team),
+      body);
 }
 
 }  // namespace portasim::toolkit::impl
