@@ -1,6 +1,10 @@
 // The streaming pipeline: chunks, formats, resume, backends, and a known pattern fact.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <tuple>
+
 #include "life/life_test_support.hpp"
 
 namespace test_life_pipeline {
@@ -89,6 +93,48 @@ void every_and_packed_outputs_agree() {
 }
 TEST(TEST_CATEGORY, life_every_and_packed_outputs_agree) {
   every_and_packed_outputs_agree<TEST_EXECSPACE>();
+}
+
+// The chunk buffers (device slots and pinned host slots) hold the generations a chunk
+// records, ceil(chunk_size / every) grids, not chunk_size: a run that records every 1000th
+// generation in chunks of 1000 needs one grid per slot.
+struct ChunkAllocations {
+  static std::uint64_t& largest() {
+    static std::uint64_t bytes = 0;
+    return bytes;
+  }
+  static void on_allocate(Kokkos::Profiling::SpaceHandle, const char* label, const void*,
+                          std::uint64_t size) {
+    if (std::string(label).rfind("portasim::life::chunk", 0) == 0)
+      largest() = std::max(largest(), size);
+  }
+};
+
+template <class Exec>
+void chunk_buffers_hold_recorded_generations() {
+  namespace tools = Kokkos::Tools::Experimental;
+  Config config;
+  config.height = 32;
+  config.width = 64;
+  config.steps = 40;
+  const HostGrid start = portasim::testing::random_host_grid(config.height, config.width, 0.5, 3);
+  const std::uint64_t grid_bytes = 32 * 64;
+  for (const auto& [chunk_size, every, grids] : {std::tuple{20, 20, 1}, std::tuple{20, 1, 20},
+                                                 std::tuple{20, 3, 7}, std::tuple{10, 40, 1}}) {
+    config.chunk_size = chunk_size;
+    config.every = every;
+    ChunkAllocations::largest() = 0;
+    tools::set_allocate_data_callback(ChunkAllocations::on_allocate);
+    ChunksInMemory recorded;
+    run_to_memory<Exec>(config, start, recorded);
+    tools::set_allocate_data_callback(nullptr);
+    EXPECT_EQ(ChunkAllocations::largest(), grids * grid_bytes)
+        << "chunk size " << chunk_size << ", every " << every;
+    EXPECT_EQ(recorded.grids.size(), static_cast<std::size_t>(40 / every + 1));
+  }
+}
+TEST(TEST_CATEGORY, life_chunk_buffers_hold_recorded_generations) {
+  chunk_buffers_hold_recorded_generations<TEST_EXECSPACE>();
 }
 
 // A run resumed from the last complete chunk equals the uninterrupted run.

@@ -51,6 +51,17 @@ if [ $asan = 0 ]; then
   expect_oom "--neurons" bash -c "ulimit -v 2097152 && exec '$portasim' hh --neurons 100000000 --t-ms 1 --output out.h5 --quiet"
   expect_oom "--n = 200000000" bash -c "ulimit -v 2097152 && exec '$portasim' toolkit --n 200000000 --output out.h5 --quiet"
   expect_oom "--matrix-n" bash -c "ulimit -v 2097152 && exec '$portasim' toolkit --n 1000 --matrix-n 12000 --output out.h5 --quiet"
+  # Chunk buffers hold the generations a chunk records: recording generations 0 and 1000 of
+  # a 4096 x 4096 run in chunks of 1000 needs a grid per slot, not 1000, and runs in 4 GiB.
+  check
+  bash -c "ulimit -v 4194304 && exec '$portasim' life --width 4096 --height 4096 --steps 1000 --chunk-size 1000 --every 1000 --format h5 --output x.h5 --quiet" > err.txt 2>&1 \
+    || fail "life recording 2 of 1000 generations in 4 GiB: $(cat err.txt)"
+  if have_h5py "the recorded generations of x.h5"; then
+    check
+    py -c "import h5py; f = h5py.File('x.h5'); assert list(f['generation_index'][()]) == [0, 1000], f['generation_index'][()]" \
+      || fail "x.h5 does not hold generations 0 and 1000"
+  fi
+  rm -f x.h5 err.txt
 fi
 
 finish

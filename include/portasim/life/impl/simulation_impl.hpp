@@ -131,8 +131,12 @@ RunStats run(const ExecutionSpace& exec, const Config& config,
   stats.cells = config.width * config.height;
   const std::int64_t row_bytes = config.packed_output ? config.width / 8 : config.width;
   const std::int64_t grid_bytes = config.height * row_bytes;
-  // Recorded generations per chunk, at most; nothing is recorded without a sink.
-  const std::int64_t capacity = sink ? config.chunk_size : 0;
+  // Recorded generations per chunk, at most: a chunk spans at most chunk_size consecutive
+  // generations, of which every every-th is recorded, so ceil(chunk_size / every) (at least
+  // the one grid of generation 0). Buffers for unrecorded generations would only cost
+  // memory. Nothing is recorded without a sink.
+  const std::int64_t capacity =
+      sink ? config.chunk_size / config.every + (config.chunk_size % config.every != 0) : 0;
 
   impl::EngineState<ExecutionSpace> state(exec, config, initial);
   InstancePool<ExecutionSpace> copiers(2);
