@@ -15,7 +15,9 @@
 #
 # usage: scripts/check_kokkos.sh KOKKOS_SRC KOKKOS_KERNELS_SRC [openmp|cuda]
 # env:   PORTASIM_DEPS_DIR (default ~/.cache/portasim), PORTASIM_JOBS (default nproc),
-#        PORTASIM_CTEST_ARGS extra ctest arguments (e.g. "-L core")
+#        PORTASIM_CMAKE_ARGS extra arguments to portasim's configure (e.g.
+#          "-DPORTASIM_ENABLE_BENCHMARKS=OFF"), PORTASIM_CTEST_ARGS extra ctest arguments
+#          (e.g. "-L cli")
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -46,8 +48,8 @@ kernels_version=$(release_of "$kernels_src")
 [ -d "$kernels_src/blas" ] || die "$kernels_src is not a Kokkos Kernels source tree"
 log "Kokkos $kokkos_version, Kokkos Kernels $kernels_version, $flavour"
 
-# Kokkos releases before 4.7.00 use the CUDA 12 runtime API (kokkos/kokkos#8298 adapted it to
-# CUDA 13). Such a release builds with CUDA 13 only with patches kept for it here.
+# Kokkos releases before 4.7 use the CUDA 12 runtime API (kokkos/kokkos#8298 adapted Kokkos to
+# CUDA 13 for 4.7). Such a release builds with CUDA 13 only with patches kept for it here.
 kokkos_patches=$repo/scripts/patches/kokkos-$kokkos_version
 kernels_patches=$repo/scripts/patches/kokkos-kernels-$kernels_version
 if [ "$flavour" = cuda ]; then
@@ -57,7 +59,7 @@ if [ "$flavour" = cuda ]; then
   older_than_4_7=$(printf '%s\n4.7.00\n' "$kokkos_version" | sort -V | head -1)
   if [ "${cuda_major:-0}" -ge 13 ] && [ "$older_than_4_7" = "$kokkos_version" ] &&
      [ "$kokkos_version" != 4.7.00 ] && [ ! -d "$kokkos_patches" ]; then
-    die "Kokkos $kokkos_version does not compile with CUDA $cuda_major: it predates CUDA 13's runtime API (graph dependencies, memory advice and prefetch). Kokkos 4.7.00 is the first release that supports CUDA 13; use it or newer, or add patches as scripts/patches/kokkos-$kokkos_version/ (see scripts/patches/kokkos-4.6.01/)"
+    die "Kokkos $kokkos_version does not compile with CUDA $cuda_major: it predates CUDA 13's runtime API (graph dependencies, memory advice and prefetch). The 4.7 series is the first written for CUDA 13 (kokkos/kokkos#8298); use it or newer, or add patches as scripts/patches/kokkos-$kokkos_version/ (see scripts/patches/kokkos-4.6.01/)"
   fi
 fi
 
@@ -117,8 +119,9 @@ binary=$repo/build/kokkos-$kokkos_version-$flavour
 preset_flags=(-DPORTASIM_ENABLE_MPI=ON)
 [ "$flavour" = openmp ] || preset_flags+=(-DPORTASIM_TEST_ONLY_BACKENDS=cuda -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper")
 log "configuring portasim in $binary"
+# shellcheck disable=SC2086
 cmake -S "$repo" -B "$binary" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$prefix" \
-      -DKokkosKernels_ROOT="$prefix" "${preset_flags[@]}"
+      -DKokkosKernels_ROOT="$prefix" "${preset_flags[@]}" ${PORTASIM_CMAKE_ARGS:-}
 cmake --build "$binary" -j "$jobs"
 if [ "$flavour" = cuda ]; then
   log "built; the CUDA tests run on a GPU machine (scripts/stage_for_device.sh $binary)"
