@@ -17,7 +17,7 @@
 # env:   PORTASIM_DEPS_DIR (default ~/.cache/portasim), PORTASIM_JOBS (default nproc),
 #        PORTASIM_CMAKE_ARGS extra arguments to portasim's configure (e.g.
 #          "-DPORTASIM_ENABLE_BENCHMARKS=OFF"), PORTASIM_CTEST_ARGS extra ctest arguments
-#          (e.g. "-L cli")
+#          (e.g. "-L cli"), PORTASIM_BUILD_TARGETS the targets to build (default: all)
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -122,7 +122,9 @@ log "configuring portasim in $binary"
 # shellcheck disable=SC2086
 cmake -S "$repo" -B "$binary" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$prefix" \
       -DKokkosKernels_ROOT="$prefix" "${preset_flags[@]}" ${PORTASIM_CMAKE_ARGS:-}
-cmake --build "$binary" -j "$jobs"
+targets=()
+for t in ${PORTASIM_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$binary" -j "$jobs" "${targets[@]}"
 if [ "$flavour" = cuda ]; then
   log "built; the CUDA tests run on a GPU machine (scripts/stage_for_device.sh $binary)"
   exit 0
