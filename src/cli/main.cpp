@@ -7,6 +7,7 @@
 #endif
 
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <optional>
@@ -32,6 +33,16 @@ int main(int argc, char* argv[]) {
   // library" over the clear error already given.
   H5dont_atexit();
 #endif
+  // Kokkos answers an un-prefixed --help with its own banner of flags before portasim's help:
+  // the help flags are kept from Kokkos and handed to the command line parser after it.
+  bool help = false;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) help = true;
+    else argv[kept++] = argv[i];
+  }
+  argv[kept] = nullptr;
+  argc = kept;
   std::optional<Runtime> runtime;
   try {
     runtime.emplace(argc, argv);  // a bad PORTASIM_DEVICE or local-rank variable throws
@@ -52,6 +63,11 @@ int main(int argc, char* argv[]) {
   cli::add_sfap_input_command(app, action);
   cli::add_toolkit_command(app, action);
 
+  static char help_flag[] = "--help";
+  if (help) {  // argv has room: at least one flag was taken out above
+    argv[argc++] = help_flag;
+    argv[argc] = nullptr;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
