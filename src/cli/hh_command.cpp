@@ -11,6 +11,7 @@
 
 #include "backend_dispatch.hpp"
 #include "commands.hpp"
+#include "ignored_options.hpp"
 #include "interrupt.hpp"
 #include "portasim/core/checked_size.hpp"
 #include "portasim/core/hdf5_file.hpp"
@@ -301,6 +302,26 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
 
 }  // namespace
 
+// Options the run would ignore, refused with the option that makes them meaningless.
+void refuse_ignored_options(const CLI::App& c, const HHOptions& o) {
+  if (o.record == "spikes" || o.record == "none")
+    refuse_if_given(c, "--every",
+                    "with --record " + o.record + ": it thins the traces of --record v or all");
+  if (o.record == "none")
+    for (const char* option : {"--threshold-mv", "--max-spikes"})
+      refuse_if_given(c, option, "with --record none: no spikes are detected");
+  if (o.integrator != "rk45")
+    for (const char* option : {"--rtol", "--atol"})
+      refuse_if_given(c, option,
+                      "with --integrator " + o.integrator + ": only rk45 adapts its step");
+  if (c.count("--pulse-period-ms") == 0)
+    refuse_if_given(c, "--pulse-width-ms", "without --pulse-period-ms (no pulse train)");
+  if (!o.stimulus_file.empty())
+    for (const char* option : {"--amplitude", "--step-on-ms", "--step-off-ms", "--pulse-period-ms",
+                               "--pulse-width-ms", "--ramp-per-ms", "--noise-sd", "--seed"})
+      refuse_if_given(c, option, "with --stimulus-file: the stimulus comes from the file");
+}
+
 void add_hh_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<HHOptions>();
   auto* c = app.add_subcommand("hh", "Batched Hodgkin-Huxley neurons (RK4, one neuron per thread)");
@@ -351,8 +372,9 @@ void add_hh_command(CLI::App& app, Action& action) {
   c->add_flag("--progress", o->progress,
               "Show progress on stderr (automatic for long runs on a terminal)");
   c->add_flag("--quiet", o->quiet, "Print nothing on success");
-  c->callback([&action, o] {
-    action = [o] {
+  c->callback([&action, o, c] {
+    action = [o, c] {
+      refuse_ignored_options(*c, *o);
       require(o->neurons > 0, "--neurons must be > 0, got " + std::to_string(o->neurons));
       require_positive("--dt-ms", o->dt_ms);
       require_positive("--t-ms", o->t_ms);

@@ -11,6 +11,7 @@
 
 #include "backend_dispatch.hpp"
 #include "commands.hpp"
+#include "ignored_options.hpp"
 #include "interrupt.hpp"
 #include "portasim/core/checked_size.hpp"
 #include "portasim/core/hdf5_file.hpp"
@@ -425,8 +426,17 @@ void add_life_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   c->add_flag("--device-aware-mpi", o->device_aware_mpi,
               "Under mpirun: hand device pointers to a CUDA-aware MPI (no host staging)");
-  c->callback([&action, o] {
-    action = [o] {
+  c->callback([&action, o, c] {
+    action = [o, c] {
+      // Options the run would ignore, refused with the option that makes them meaningless.
+      for (const char* start : {"--pattern", "--initial"})
+        if (c->count(start) > 0)
+          for (const char* option : {"--density", "--seed"})
+            refuse_if_given(*c, option, std::string("with ") + start + ": the grid is not random");
+      if (c->count("--pattern") == 0) refuse_if_given(*c, "--pattern-offset", "without --pattern");
+      if (!mpi::active())
+        refuse_if_given(*c, "--device-aware-mpi",
+                        "outside mpirun (a single process sends nothing)");
       require(o->width > 0, "--width must be > 0, got " + std::to_string(o->width));
       require(o->height > 0, "--height must be > 0, got " + std::to_string(o->height));
       require(o->steps >= 0, "--steps must be >= 0, got " + std::to_string(o->steps));
