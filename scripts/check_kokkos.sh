@@ -74,7 +74,9 @@ case $flavour in
     kernels_flags="" ;;
   cuda)
     kokkos_flags="-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_SERIAL=ON -DKokkos_ARCH_HOPPER90=ON -DCMAKE_CXX_COMPILER=$src_copy/kokkos/bin/nvcc_wrapper"
-    kernels_flags="-DKokkosKernels_ENABLE_TPL_CUBLAS=ON -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF -DCMAKE_CXX_COMPILER=$prefix/bin/nvcc_wrapper" ;;
+    # cuBLAS for gemm; Kokkos Kernels 4.x would also take cuSOLVER, which needs cuSPARSE:
+    # portasim calls cuSOLVER itself.
+    kernels_flags="-DKokkosKernels_ENABLE_TPL_CUBLAS=ON -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF -DKokkosKernels_ENABLE_TPL_CUSOLVER=OFF -DCMAKE_CXX_COMPILER=$prefix/bin/nvcc_wrapper" ;;
 esac
 stamp="$kokkos_src|$kernels_src|$patch_hash|$common|$kokkos_flags|$kernels_flags"
 
