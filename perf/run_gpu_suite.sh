@@ -68,7 +68,7 @@ for part in "$@"; do
       tmp=$(mktemp -d)
       for cmd in "hh --neurons 100000000000 --t-ms 1 --output $tmp/o.h5" \
                  "life --width 1048576 --height 1048576 --steps 1 --output $tmp/o.npy" \
-                 "life --width 65536 --height 65536 --steps 64 --chunk-size 64 --output $tmp/big.h5" \
+                 "life --width 65536 --height 65536 --steps 64 --chunk-size 64 --packed --output $tmp/big.h5" \
                  "toolkit --n 100000000000 --output $tmp/t.h5"; do
         "$stage/bin/portasim" $cmd --quiet > "$tmp/err.txt" 2>&1
         rc=$?
