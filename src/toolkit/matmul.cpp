@@ -117,8 +117,7 @@ void matmul(const Exec& exec, MatmulAlgorithm algorithm, const ConstMatrix<Exec,
     case MatmulAlgorithm::tiled: launch_tiled_default<Exec, Scalar>(exec, a, b, c, m, n, k); return;
     case MatmulAlgorithm::blas: {
 #if defined(PORTASIM_ENABLE_KERNELS)
-      portasim::impl::BlasStreamScope<Exec> on_instance(exec);
-      KokkosBlas::gemm("N", "N", Scalar(1), a, b, Scalar(0), c);
+      portasim::impl::gemm_on_instance(exec, a, b, c);
       return;
 #else
       throw_error(ErrorKind::invalid_argument,

@@ -77,19 +77,30 @@ struct LaunchCounter {
   int kernels = 0;
   int allocations = 0;
   std::vector<std::string> names;
+  std::vector<std::string> allocated;
 
   static void on_kernel(const char* name, std::uint32_t, std::uint64_t*) {
     get().kernels += 1;
     get().names.emplace_back(name);
   }
-  static void on_allocate(Kokkos::Profiling::SpaceHandle, const char*, const void*, std::uint64_t) {
+  static void on_allocate(Kokkos::Profiling::SpaceHandle space, const char* label, const void*,
+                          std::uint64_t size) {
     get().allocations += 1;
+    get().allocated.push_back(std::string(space.name) + " '" + label + "' " + std::to_string(size) +
+                              " bytes");
+  }
+  // What was allocated since start(), for failure messages.
+  std::string allocations_made() const {
+    std::string text;
+    for (const std::string& a : allocated) text += (text.empty() ? "" : ", ") + a;
+    return text;
   }
   void start() {
     namespace tools = Kokkos::Tools::Experimental;
     kernels = 0;
     allocations = 0;
     names.clear();
+    allocated.clear();
     tools::set_begin_parallel_for_callback(on_kernel);
     tools::set_begin_parallel_reduce_callback(on_kernel);
     tools::set_begin_parallel_scan_callback(on_kernel);

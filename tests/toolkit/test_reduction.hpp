@@ -71,7 +71,8 @@ void whole_array_reductions_match_double_host_sums() {
   tk::sum(exec, rf, x);
   counter.stop();
   EXPECT_EQ(counter.kernels, 1);
-  EXPECT_EQ(counter.allocations, 0) << "a reduction into a device View allocated";
+  EXPECT_EQ(counter.allocations, 0) << "a reduction into a device View allocated"
+                                    << ": " << counter.allocations_made();
   exec.fence();
   EXPECT_NEAR(read(rf), sum, 2e-4 * sum);
   tk::sum(exec, rd, x);
@@ -90,7 +91,7 @@ void whole_array_reductions_match_double_host_sums() {
   tk::l2_norm(exec, rf, x);
   counter.stop();
   EXPECT_EQ(counter.kernels, 1) << "l2 norm: the post-map is part of the reduction kernel";
-  EXPECT_EQ(counter.allocations, 0);
+  EXPECT_EQ(counter.allocations, 0) << counter.allocations_made();
   exec.fence();
   EXPECT_NEAR(read(rf), std::sqrt(squares), 2e-4 * std::sqrt(squares));
 

@@ -520,13 +520,14 @@ void split_steady_state() {
       false, columns, device, concurrency);
   EXPECT_EQ(counter.kernels, folds ? 1 : 2)
       << "split: pass 1 and pass 2, unless pass 1's last team combines";
-  EXPECT_EQ(counter.allocations, 0) << "a split reduction allocated in steady state";
+  EXPECT_EQ(counter.allocations, 0) << "a split reduction allocated in steady state"
+                                    << ": " << counter.allocations_made();
   split.segments = 1;
   counter.start();
   sum.along(exec, split, 0, out_small, small);
   counter.stop();
   EXPECT_EQ(counter.kernels, 1) << "one pass";
-  EXPECT_EQ(counter.allocations, 0);
+  EXPECT_EQ(counter.allocations, 0) << counter.allocations_made();
   // grow: 3000 outputs x 1000 segments of doubles need 24 MB > the 8 MiB bound: capped, still right
   split.segments = 1000;
   sum.along(exec, split, 0, out_large, large);
@@ -539,7 +540,8 @@ void split_steady_state() {
   counter.start();
   sum.along(exec, split, 0, out_large, large);
   counter.stop();
-  EXPECT_EQ(counter.allocations, 0) << "the grown block serves a call of the same size";
+  EXPECT_EQ(counter.allocations, 0) << "the grown block serves a call of the same size"
+                                    << ": " << counter.allocations_made();
   exec.fence();
   for (double v : to_host(out_large)) EXPECT_EQ(v, 500.0);
 }

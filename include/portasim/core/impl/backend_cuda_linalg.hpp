@@ -5,8 +5,8 @@
 // Kokkos Kernels 3.4's KokkosBlas::gemm takes no execution-space instance: with the cuBLAS
 // TPL it calls cuBLAS on the handle of KokkosBlas::Impl::CudaBlasSingleton, whose stream is
 // the legacy default stream unless someone sets it. BlasStreamScope sets it to the
-// instance's stream for the duration of a call and restores it after. (Kokkos Kernels 4.x
-// takes the instance itself; then this scope can go.)
+// instance's stream for the duration of a call and restores it after. Kokkos Kernels 4.x
+// takes the instance itself (gemm_on_instance in backend_linalg.hpp).
 
 #include <Kokkos_Core.hpp>
 #include <cuda_runtime.h>
