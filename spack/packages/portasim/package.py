@@ -48,7 +48,10 @@ class Portasim(CMakePackage, CudaPackage):
     depends_on("cmake@3.21:", type="build")
 
     # Kokkos 3.4 is the oldest API portasim codes to; Kokkos 5 (C++20, no cuda_lambda) is not
-    # supported yet.
+    # supported yet. Tested: Kokkos 3.4.01 with Kokkos Kernels 3.4.01 (scripts/bootstrap.sh,
+    # CI) and Kokkos 4.6.01 with Kokkos Kernels 4.6.02 (scripts/check_kokkos.sh; with CUDA 13,
+    # the patches in scripts/patches/kokkos-4.6.01). Allowed but not tested: the other
+    # releases from 3.4 to 4.x.
     depends_on("kokkos@3.4:4")
     depends_on("kokkos+openmp", when="+openmp")
     # cuda_lambda: KOKKOS_LAMBDA in device code; wrapper: nvcc_wrapper is the CXX compiler.
