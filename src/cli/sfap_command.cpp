@@ -2,12 +2,14 @@
 // reference files (shared/reference/sfap), written to an HDF5 output.
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include "backend_dispatch.hpp"
 #include "commands.hpp"
+#include "ignored_options.hpp"
 #include "interrupt.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
@@ -29,6 +31,8 @@ struct SfapOptions {
   bool no_delays = false;
   bool corrected_source = false;
   bool dz_weighted = false;
+  double jitter_sd_ms = 0.0;
+  std::uint64_t jitter_seed = 0;
   std::string backend = "default";
   bool quiet = false;
 };
@@ -53,6 +57,8 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
   options.apply_delays = !o.no_delays;
   options.corrected_source = o.corrected_source;
   options.dz_weighted = o.dz_weighted;
+  options.jitter_sd_s = o.jitter_sd_ms * 1e-3;
+  options.jitter_seed = o.jitter_seed;
 
   // Under mpirun: this rank's block of the fibers; rank 0 gathers and writes.
   const mpi::Communicator comm = mpi::Communicator::world();
@@ -96,6 +102,10 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
     file.write_attribute("/outputs", "corrected_source",
                          static_cast<std::int8_t>(o.corrected_source));
     file.write_attribute("/outputs", "dz_weighted", static_cast<std::int8_t>(o.dz_weighted));
+    if (o.jitter_sd_ms > 0) {
+      file.write_attribute("/outputs", "jitter_sd_s", options.jitter_sd_s);
+      file.write_attribute("/outputs", "jitter_seed", static_cast<std::int64_t>(o.jitter_seed));
+    }
     if (split) file.write_attribute("/", "mpi_ranks", static_cast<std::int64_t>(comm.size()));
     file.flush();
   }
@@ -109,8 +119,11 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
               << "\n";
     std::cout << "  sfaps shape (" << host_result.nt << ", " << host_result.n_electrodes << ", "
               << host_result.n_fibers << "), "
-              << (o.no_delays ? "no delays" : "with delays and MUAP") << ", time " << slowest
-              << " s\n";
+              << (o.no_delays ? "no delays"
+                  : o.jitter_sd_ms > 0
+                      ? "with delays and MUAP (jitter sd " + std::to_string(o.jitter_sd_ms) + " ms)"
+                      : "with delays and MUAP")
+              << ", time " << slowest << " s\n";
     std::cout << "  wrote " << o.output << "\n";
   }
   return 0;
@@ -134,13 +147,24 @@ void add_sfap_command(CLI::App& app, Action& action) {
               "Physically corrected mirror-symmetric source (not MyoGen)");
   c->add_flag("--dz-weighted", o->dz_weighted,
               "Weight the projection by dz (SFAPs in mV, dz independent; not MyoGen)");
+  c->add_option("--jitter-sd-ms", o->jitter_sd_ms,
+                "MUAP jitter: each fiber's SFAP shifted by a further N(0, sd) ms (0 = off)")
+      ->capture_default_str();
+  c->add_option("--jitter-seed", o->jitter_seed,
+                "Seed of the jitter draws (keyed by seed and fiber: the same on any rank count)")
+      ->capture_default_str();
   c->add_option("--backend", o->backend,
                 "Execution space: default, or one of " + enabled_backend_names())
       ->capture_default_str();
   c->add_flag("--quiet", o->quiet, "Print nothing on success");
-  c->callback([&action, o, dz_option, fs_option] {
+  c->callback([&action, o, c, dz_option, fs_option] {
     const bool dz_given = dz_option->count() > 0, fs_given = fs_option->count() > 0;
-    action = [o, dz_given, fs_given] {
+    action = [o, c, dz_given, fs_given] {
+      require(std::isfinite(o->jitter_sd_ms) && o->jitter_sd_ms >= 0,
+              "--jitter-sd-ms must be finite and >= 0");
+      if (o->no_delays) refuse_if_given(*c, "--jitter-sd-ms", "with --no-delays (no MUAP)");
+      if (!(o->jitter_sd_ms > 0))
+        refuse_if_given(*c, "--jitter-seed", "without --jitter-sd-ms > 0");
       if (dz_given) require(std::isfinite(o->dz_mm) && o->dz_mm > 0, "--dz must be finite and > 0");
       if (fs_given) require(std::isfinite(o->fs_hz) && o->fs_hz > 0, "--fs must be finite and > 0");
       return dispatch_backend(o->backend,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # An option the run would accept and silently ignore is an error (exit 2) naming it and the
 # option that makes it meaningless; nothing is written.
-# usage: test_cli_ignored_options.sh PATH/TO/portasim PATTERN.rle
+# usage: test_cli_ignored_options.sh PATH/TO/portasim PATTERN.rle SFAP_UNIT.h5
 portasim=$1
 pattern=$2
 source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
@@ -27,6 +27,10 @@ expect_failure 2 "--seed has no effect with --pattern" "${life[@]}" --pattern gl
 expect_failure 2 "--seed has no effect with --initial" "${life[@]}" --initial stim.h5 --seed 1
 expect_failure 2 "--pattern-offset has no effect without --pattern" "${life[@]}" --pattern-offset 1,1
 expect_failure 2 "--device-aware-mpi has no effect outside mpirun" "${life[@]}" --device-aware-mpi
+sfap=(sfap --input "$3" --output out.h5)
+expect_failure 2 "--jitter-sd-ms has no effect with --no-delays" "${sfap[@]}" --no-delays --jitter-sd-ms 0.1
+expect_failure 2 "--jitter-seed has no effect without --jitter-sd-ms > 0" "${sfap[@]}" --jitter-seed 4
+expect_failure 2 "--jitter-sd-ms must be finite and >= 0" "${sfap[@]}" --jitter-sd-ms -1
 
 # The same options where they apply still run.
 check
@@ -35,4 +39,7 @@ check
 check
 "$portasim" "${life[@]}" --pattern glider.rle --pattern-offset 2,2 --quiet > out.txt 2>&1 \
   || fail "life with options that apply: $(cat out.txt)"
+check
+"$portasim" "${sfap[@]}" --jitter-sd-ms 0.05 --jitter-seed 4 --quiet > out.txt 2>&1 \
+  || fail "sfap with options that apply: $(cat out.txt)"
 finish

@@ -4,7 +4,9 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "portasim/core/error.hpp"
@@ -173,6 +175,49 @@ void jitter_behaves() {
 }
 
 TEST(TEST_CATEGORY, sfap_jitter_is_seeded_and_off_by_default) { jitter_behaves<TEST_EXECSPACE>(); }
+
+// A block of the fibers (one rank of a split run) has the whole run's jittered SFAPs in its
+// columns, and the MUAP is their sum in fiber order: what distributed::gather_result relies
+// on for a jittered MUAP that is bit for bit the same on any rank count.
+template <class Exec>
+void jitter_blocks_are_the_whole_runs_columns() {
+  const auto h = small_unit();
+  Exec exec;
+  const auto in = ps::upload(exec, h);
+  ps::Options o;
+  o.jitter_sd_s = 50e-6;
+  o.jitter_seed = 3;
+  const auto whole = ps::to_host(ps::compute(exec, in, o));
+  const std::int64_t nt = whole.nt, ne = whole.n_electrodes, nf = whole.n_fibers;
+  ASSERT_GE(nf, 2);
+  ASSERT_EQ(whole.sfaps_jittered.extent(2), static_cast<std::size_t>(nf));
+  for (std::int64_t j = 0; j < nt; ++j)
+    for (std::int64_t e = 0; e < ne; ++e) {
+      double sum = 0;
+      for (std::int64_t f = 0; f < nf; ++f) sum += whole.sfaps_jittered(j, e, f);
+      ASSERT_EQ(sum, whole.muap(j, e)) << j << ", " << e;
+    }
+  const std::int64_t split = nf / 2;
+  for (const auto& [first, count] :
+       std::vector<std::pair<std::int64_t, std::int64_t>>{{0, split}, {split, nf - split}}) {
+    o.first_fiber = first;
+    o.fiber_count = count;
+    const auto block = ps::to_host(ps::compute(exec, in, o));
+    ASSERT_EQ(block.sfaps_jittered.extent(2), static_cast<std::size_t>(count));
+    for (std::int64_t j = 0; j < nt; ++j)
+      for (std::int64_t e = 0; e < ne; ++e)
+        for (std::int64_t f = 0; f < count; ++f)
+          ASSERT_EQ(block.sfaps_jittered(j, e, f), whole.sfaps_jittered(j, e, first + f))
+              << j << ", " << e << ", " << first + f;
+  }
+  // Without jitter there is no jittered cube.
+  o = ps::Options{};
+  EXPECT_EQ(ps::to_host(ps::compute(exec, in, o)).sfaps_jittered.size(), 0u);
+}
+
+TEST(TEST_CATEGORY, sfap_jitter_blocks_are_the_whole_runs_columns) {
+  jitter_blocks_are_the_whole_runs_columns<TEST_EXECSPACE>();
+}
 
 // Bad inputs are refused with invalid_argument naming the problem.
 template <class Exec>

@@ -87,7 +87,8 @@ inline std::vector<double> ordered_muap(const mpi::Communicator& comm, const dou
 }
 
 // The whole unit's result on the root from every rank's block (host copies); empty elsewhere.
-// Collective. `fibers`: N_fibers of the unit.
+// Collective. `fibers`: N_fibers of the unit. The jittered SFAPs enter the MUAP but are not
+// gathered (the files hold the post-shift SFAPs and the MUAP).
 inline sfap::Result<Kokkos::HostSpace> gather_result(const mpi::Communicator& comm,
                                                      const sfap::Result<Kokkos::HostSpace>& local,
                                                      std::int64_t fibers) {
@@ -102,7 +103,10 @@ inline sfap::Result<Kokkos::HostSpace> gather_result(const mpi::Communicator& co
   std::vector<double> post, muap;
   if (delays) {
     post = gather_columns(comm, local.sfaps_post_shift.data(), nt * ne, fibers);
-    muap = ordered_muap(comm, local.sfaps_post_shift.data(), nt, ne, nf);
+    // The MUAP's per-fiber terms: the jittered SFAPs where the run has jitter.
+    const auto& terms =
+        local.sfaps_jittered.extent(0) > 0 ? local.sfaps_jittered : local.sfaps_post_shift;
+    muap = ordered_muap(comm, terms.data(), nt, ne, nf);
   }
   auto r_raw = gather_columns(comm, local.r_raw.data(), ne, fibers);
   auto r_used = gather_columns(comm, local.r_used.data(), ne, fibers);

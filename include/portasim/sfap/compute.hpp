@@ -35,7 +35,9 @@ struct Result {
   vector<double> t;         // (Nt,)
   cube sfaps_pre_shift;     // (Nt, N_electrodes, N_fibers)
   cube sfaps_post_shift;    // (Nt, N_electrodes, N_fibers), with delays only
-  matrix muap;              // (Nt, N_electrodes), with delays only
+  cube sfaps_jittered;      // (Nt, N_electrodes, N_fibers), with delays and jitter only
+  matrix muap;              // (Nt, N_electrodes), with delays only: sum of the post-shift
+                            // (or, with jitter, the jittered) SFAPs over fibers, in order
   vector<double> delays_s;  // (N_fibers,) p0/v0 + p1/v1
   // Diagnostics (the reference files' /diagnostics).
   vector<std::int64_t> n_z;           // grid length per fiber

@@ -67,6 +67,7 @@ Result<Kokkos::HostSpace> to_host(const Result<MemorySpace>& r) {
   h.t = copy(r.t);
   h.sfaps_pre_shift = copy(r.sfaps_pre_shift);
   h.sfaps_post_shift = copy(r.sfaps_post_shift);
+  h.sfaps_jittered = copy(r.sfaps_jittered);
   h.muap = copy(r.muap);
   h.delays_s = copy(r.delays_s);
   h.n_z = copy(r.n_z);

@@ -729,11 +729,13 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
                Kokkos::View<const double***, Kokkos::LayoutRight, MemorySpace>(res.sfaps_pre_shift),
                kernel, Kokkos::View<const std::int64_t*, MemorySpace>(shift), res.sfaps_post_shift);
 
-  // ---- MUAP (optionally jittered: a further N(0, sd)/dt samples per fiber, through the same
-  // delay)
+  // ---- MUAP: the sum over fibers, in fiber order, of the post-shift SFAPs, or with jitter of
+  // the jittered SFAPs (a further N(0, sd)/dt samples per fiber through the same FFT-defined
+  // delay). Jittered SFAPs are kept as their own cube so that a rank of a split run hands the
+  // same per-fiber terms to the ordered MUAP reduction (distributed::gather_result) as a
+  // single rank sums here.
   res.muap = Matrix<MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "muap"), nt, ne);
-  const auto post = res.sfaps_post_shift;
-  const auto muap = res.muap;
+  auto terms = res.sfaps_post_shift;
   if (o.jitter_sd_s > 0) {
     const double scale = o.jitter_sd_s / dt;
     const std::uint64_t seed = o.jitter_seed;
@@ -746,32 +748,33 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
         });
     delay_kernels(exec, Kokkos::View<const double*, MemorySpace>(delay_samples), kernel, shift,
                   false);
+    res.sfaps_jittered = typename Result<MemorySpace>::cube(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfaps_jittered"), nt, ne, nf);
+    const auto post = res.sfaps_post_shift;
+    const auto jittered = res.sfaps_jittered;
     Kokkos::parallel_for(
-        "portasim::sfap::muap_jitter", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nt * ne),
+        "portasim::sfap::jitter_sfaps", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nt * ne * nf),
         KOKKOS_LAMBDA(const std::int64_t i) {
-          const std::int64_t j = i / ne, e = i % ne;
-          double sum = 0;
-          for (std::int64_t f = 0; f < nf; ++f) {
-            double y = 0;
-            for (std::int64_t m = 0; m < nt; ++m) {
-              std::int64_t u = j - m;  // in (-N', N'): one wrap, no modulo
-              if (u < 0) u += np;
-              y += post(m, e, f) * kernel(f, u);
-            }
-            sum += y;
+          const std::int64_t f = i % nf, e = (i / nf) % ne, j = i / (nf * ne);
+          double y = 0;
+          for (std::int64_t m = 0; m < nt; ++m) {
+            std::int64_t u = j - m;  // in (-N', N'): one wrap, no modulo
+            if (u < 0) u += np;
+            y += post(m, e, f) * kernel(f, u);
           }
-          muap(j, e) = sum;
+          jittered(j, e, f) = y;
         });
-  } else {
-    Kokkos::parallel_for(
-        "portasim::sfap::muap", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nt * ne),
-        KOKKOS_LAMBDA(const std::int64_t i) {
-          const std::int64_t j = i / ne, e = i % ne;
-          double sum = 0;
-          for (std::int64_t f = 0; f < nf; ++f) sum += post(j, e, f);
-          muap(j, e) = sum;
-        });
+    terms = res.sfaps_jittered;
   }
+  const auto muap = res.muap;
+  Kokkos::parallel_for(
+      "portasim::sfap::muap", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nt * ne),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t j = i / ne, e = i % ne;
+        double sum = 0;
+        for (std::int64_t f = 0; f < nf; ++f) sum += terms(j, e, f);
+        muap(j, e) = sum;
+      });
   return res;
 }
 
