@@ -47,5 +47,8 @@ echo "== sfap: MyoGen's 20-fiber, 4-electrode example (tests/data/sfap) and a mo
 "$portasim" sfap --input "$out/motor_unit.h5" --output "$out/sfap_motor_unit.h5"
 /usr/bin/python3 scripts/plot_sfap.py "$out/sfap_motor_unit.h5" --output "$out/sfap_motor_unit"
 
+echo "== examples/jobs.cpp: the library called from C++ (HH into memory, Life into a callback)" >&2
+build/$preset/examples/portasim_example_jobs | tee "$out/example_jobs.txt"
+
 echo "== outputs in $out/:" >&2
 ls -l "$out" >&2

@@ -30,6 +30,8 @@ BACKEND_VARIANTS = {
 DOCUMENTED_DEFAULT_DIFFERENCES = {
     "tests": "CMake builds the test suite for developers; a Spack install does not",
     "benchmarks": "CMake builds the benchmarks for developers; a Spack install does not",
+    "examples": "CMake builds and tests the examples in the tree; a Spack install has no use "
+    "for them (users copy the sources)",
 }
 # CMake cache variables the recipe may set besides the options (none of them are options).
 OTHER_CMAKE_VARIABLES = {"Kokkos_ROOT", "KokkosKernels_ROOT", "CMAKE_CXX_COMPILER"}

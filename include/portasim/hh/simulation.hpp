@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "portasim/core/error.hpp"
@@ -95,6 +96,19 @@ class TraceInMemory : public TraceSink<Scalar> {
   std::int64_t samples = 0;
   std::int64_t neurons = 0;
   int chunks = 0;
+};
+
+// Hands every block of samples to a function (for example to reduce or plot it on the fly);
+// the chunk's memory is valid during the call only.
+template <class Scalar>
+class TraceCallback : public TraceSink<Scalar> {
+ public:
+  explicit TraceCallback(std::function<void(const TraceChunk<Scalar>&)> receive)
+      : m_receive(std::move(receive)) {}
+  void consume(const TraceChunk<Scalar>& chunk) override { m_receive(chunk); }
+
+ private:
+  std::function<void(const TraceChunk<Scalar>&)> m_receive;
 };
 
 template <class Scalar, class MemorySpace>

@@ -7,6 +7,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <functional>
+#include <utility>
 #include <vector>
 
 #include "portasim/core/error.hpp"
@@ -45,6 +47,19 @@ class ChunkSink {
  public:
   virtual ~ChunkSink() = default;
   virtual void write(const Chunk& chunk) = 0;
+};
+
+// Hands every chunk to a function: the sink for a caller that consumes generations itself
+// (counts, images, its own files) without deriving from ChunkSink. The chunk's memory is
+// valid during the call only.
+class ChunkCallback : public ChunkSink {
+ public:
+  explicit ChunkCallback(std::function<void(const Chunk&)> receive)
+      : m_receive(std::move(receive)) {}
+  void write(const Chunk& chunk) override { m_receive(chunk); }
+
+ private:
+  std::function<void(const Chunk&)> m_receive;
 };
 
 struct RunStats {

@@ -41,6 +41,7 @@ class Portasim(CMakePackage, CudaPackage):
     # CMake builds tests and benchmarks by default (developers); a Spack install does not.
     variant("tests", default=False, description="Build the GoogleTest suite")
     variant("benchmarks", default=False, description="Build the Google Benchmark programs")
+    variant("examples", default=False, description="Build the example programs in examples/")
 
     depends_on("c", type="build")
     depends_on("cxx", type="build")
@@ -95,6 +96,7 @@ class Portasim(CMakePackage, CudaPackage):
             self.define_from_variant("PORTASIM_ENABLE_CLI", "cli"),
             self.define_from_variant("PORTASIM_ENABLE_TESTS", "tests"),
             self.define_from_variant("PORTASIM_ENABLE_BENCHMARKS", "benchmarks"),
+            self.define_from_variant("PORTASIM_ENABLE_EXAMPLES", "examples"),
             self.define("Kokkos_ROOT", spec["kokkos"].prefix),
             # nvcc_wrapper for +cuda, the Spack compiler wrapper otherwise (as ddc does).
             self.define("CMAKE_CXX_COMPILER", spec["kokkos"].package.kokkos_cxx),
