@@ -15,6 +15,7 @@
 #include "interrupt.hpp"
 #include "portasim/core/checked_size.hpp"
 #include "portasim/core/hdf5_file.hpp"
+#include "portasim/core/human_number.hpp"
 #include "portasim/core/input_protection.hpp"
 #include "portasim/core/mpi/communicator.hpp"
 #include "portasim/distributed/life.hpp"
@@ -273,10 +274,13 @@ int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Co
               << o.engine << " engine on " << ExecutionSpace::name() << " x " << comm.size()
               << " MPI ranks (row blocks)\n";
     std::cout << "  final population " << stats.final_population << "\n";
-    std::cout << "  time " << stats.seconds << " s (+ " << stats.setup_seconds << " s setup), "
-              << stats.cells_per_second() << " cells/s (including output); compute and halo "
-              << stats.compute_seconds << " s, gather " << stats.copy_seconds << " s, write "
-              << stats.write_seconds << " s\n";
+    std::cout << "  time " << human_number(stats.seconds) << " s (+ "
+              << human_number(stats.setup_seconds) << " s setup), "
+              << human_number(stats.cells_per_second())
+              << " cells/s (including output); compute and halo "
+              << human_number(stats.compute_seconds) << " s, gather "
+              << human_number(stats.copy_seconds) << " s, write "
+              << human_number(stats.write_seconds) << " s\n";
     std::cout << "  wrote " << (per_rank ? "per-rank files " : "")
               << (npy ? life::npy_base(o.output) + (per_rank ? ".rank*" : "") + "_*.npy" : o.output)
               << "\n";
@@ -373,11 +377,13 @@ int run_life(const ExecutionSpace& exec, const LifeOptions& o) {
               << o.engine << " engine on " << ExecutionSpace::name() << " (" << initial_description
               << ")\n";
     std::cout << "  final population " << stats.final_population << "\n";
-    std::cout << "  time " << stats.seconds << " s (+ " << stats.setup_seconds << " s setup), "
-              << stats.cells_per_second() << " cells/s (including output), " << stats.chunks
-              << " chunks; compute " << stats.compute_seconds << " s, copy " << stats.copy_seconds
-              << " s, write " << stats.write_seconds << " s, overlap " << stats.overlap_ratio()
-              << "\n";
+    std::cout << "  time " << human_number(stats.seconds) << " s (+ "
+              << human_number(stats.setup_seconds) << " s setup), "
+              << human_number(stats.cells_per_second()) << " cells/s (including output), "
+              << stats.chunks << " chunks; compute " << human_number(stats.compute_seconds)
+              << " s, copy " << human_number(stats.copy_seconds) << " s, write "
+              << human_number(stats.write_seconds) << " s, overlap "
+              << human_number(stats.overlap_ratio()) << "\n";
     std::cout << "  wrote " << (npy ? life::npy_base(o.output) + "_*.npy" : o.output) << "\n";
   }
   return 0;

@@ -13,6 +13,7 @@
 #include "interrupt.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
+#include "portasim/core/human_number.hpp"
 #include "portasim/core/input_protection.hpp"
 #include "portasim/core/mpi/communicator.hpp"
 #include "portasim/distributed/sfap.hpp"
@@ -113,7 +114,8 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
   if (!o.quiet) {
     std::cout << "portasim sfap: " << host_result.n_fibers << " fibers x "
               << host_result.n_electrodes << " electrodes, Nt = " << host_result.nt
-              << " (dt = " << host_result.dt_s << " s), dz = " << host_result.dz_mm
+              << " (dt = " << human_number(host_result.dt_s)
+              << " s), dz = " << human_number(host_result.dz_mm)
               << " mm, N_z <= " << host_result.n_z_max << ", on " << ExecutionSpace::name()
               << (split ? " x " + std::to_string(comm.size()) + " MPI ranks" : std::string())
               << "\n";
@@ -121,9 +123,9 @@ int run_sfap(const ExecutionSpace& exec, const SfapOptions& o) {
               << host_result.n_fibers << "), "
               << (o.no_delays ? "no delays"
                   : o.jitter_sd_ms > 0
-                      ? "with delays and MUAP (jitter sd " + std::to_string(o.jitter_sd_ms) + " ms)"
+                      ? "with delays and MUAP (jitter sd " + human_number(o.jitter_sd_ms) + " ms)"
                       : "with delays and MUAP")
-              << ", time " << slowest << " s\n";
+              << ", time " << human_number(slowest) << " s\n";
     std::cout << "  wrote " << o.output << "\n";
   }
   return 0;
