@@ -15,10 +15,12 @@
 #include "interrupt.hpp"
 #include "portasim/core/checked_size.hpp"
 #include "portasim/core/hdf5_file.hpp"
+#include "portasim/core/human_number.hpp"
 #include "portasim/core/input_protection.hpp"
 #include "portasim/core/mpi/communicator.hpp"
 #include "portasim/distributed/hh.hpp"
 #include "portasim/hh/hdf5_output.hpp"
+#include "portasim/hh/neuron_values_file.hpp"
 #include "portasim/hh/simulation.hpp"
 #include "portasim/hh/stimulus_file.hpp"
 
@@ -38,6 +40,10 @@ struct HHOptions {
   double ramp_per_ms = 0.0;
   double noise_sd = 0.0;
   std::string stimulus_file;
+  std::string initial_state;  // per-neuron fields (hh::NeuronValuesFile)
+  hh::Parameters parameters;  // run-wide membrane parameters and initial state (flags)
+  hh::InitialState initial;
+  std::vector<hh::NeuronField> fields_given;  // by their flags
   std::string record = "spikes";
   int every = 1;
   double threshold_mv = 0.0;
@@ -84,6 +90,43 @@ hh::Integrator integrator_of(const std::string& name) {
   return hh::Integrator::rk4;
 }
 
+// The flag of a per-neuron field's run-wide value.
+const char* flag_of(hh::NeuronField field) {
+  constexpr const char* flags[hh::neuron_field_count] = {
+      "--v0-mv", "--m0",     "--h0",   "--n0",  "--capacitance", "--g-na",
+      "--g-k",   "--g-leak", "--e-na", "--e-k", "--e-leak"};
+  return flags[static_cast<int>(field)];
+}
+
+// The fields of --initial-state on this rank's neurons (all of them without MPI), in
+// exec's memory space; a field also given by its flag is refused (the file would win).
+template <class ExecutionSpace>
+hh::NeuronValues<typename ExecutionSpace::memory_space> upload_initial_state(
+    const ExecutionSpace& exec, const HHOptions& o, const mpi::Block& block,
+    std::map<std::string, std::string>& attributes) {
+  hh::NeuronValues<typename ExecutionSpace::memory_space> values;
+  if (o.initial_state.empty()) return values;
+  const hh::NeuronValuesFile file = hh::read_neuron_values_file(o.initial_state, o.neurons);
+  std::string names;
+  for (hh::NeuronField f : hh::all_neuron_fields) {
+    if (!file.has(f)) continue;
+    for (hh::NeuronField given : o.fields_given)
+      require(given != f, std::string(flag_of(f)) + " has no effect with --initial-state '" +
+                              o.initial_state + "', which sets /" + to_string(f) + " per neuron");
+    Kokkos::View<double*, typename ExecutionSpace::memory_space> device(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hh_") + to_string(f)),
+        static_cast<std::size_t>(block.size()));
+    Kokkos::deep_copy(exec, device,
+                      Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                          file[f].data() + block.begin, static_cast<std::size_t>(block.size())));
+    values[f] = device;
+    names += (names.empty() ? "" : ", ") + std::string(to_string(f));
+  }
+  exec.fence();  // the host values go out of scope with `file`
+  attributes["initial_state"] = "file " + o.initial_state + ": " + names;
+  return values;
+}
+
 // The mean of the defined values (the per-neuron statistics are NaN where a neuron has too
 // few spikes), formatted with its unit; "none" when no neuron has one, never "nan".
 std::string defined_mean(const std::vector<double>& values, const char* unit) {
@@ -95,9 +138,7 @@ std::string defined_mean(const std::vector<double>& values, const char* unit) {
       ++count;
     }
   if (count == 0) return "none";
-  std::ostringstream text;
-  text << sum / static_cast<double>(count) << unit;
-  return text.str();
+  return human_number(sum / static_cast<double>(count)) + unit;
 }
 
 template <class Scalar, class MemorySpace>
@@ -110,6 +151,7 @@ template <class Scalar, class ExecutionSpace>
 int run_hh_split(const ExecutionSpace& exec, const mpi::Communicator& comm, const HHOptions& o,
                  const hh::Config& config,
                  const hh::Stimulus<Scalar, typename ExecutionSpace::memory_space>& stimulus,
+                 const hh::NeuronValues<typename ExecutionSpace::memory_space>& per_neuron,
                  std::map<std::string, std::string> attributes,
                  const std::vector<double>& amplitudes) {
   const hh::Config local = distributed::hh_local_config(comm, config, sizeof(Scalar));
@@ -126,8 +168,8 @@ int run_hh_split(const ExecutionSpace& exec, const mpi::Communicator& comm, cons
       root_sink = std::make_unique<hh::Hdf5TraceSink<Scalar>>(*file, config.trace, config.neurons);
   }
   distributed::GatheredTraceSink<Scalar> sink(comm, config.neurons, root_sink.get());
-  const auto local_result = hh::simulate<Scalar>(exec, local, stimulus,
-                                                 config.trace != hh::Trace::none ? &sink : nullptr);
+  const auto local_result = hh::simulate<Scalar>(
+      exec, local, stimulus, config.trace != hh::Trace::none ? &sink : nullptr, per_neuron);
   const auto result = distributed::gather_result(comm, local_result);
   if (comm.is_root()) {
     hh::write_result(*file, config, result, attributes);
@@ -147,20 +189,20 @@ template <class Scalar, class MemorySpace>
 void print_hh_summary(const HHOptions& o, const hh::Config& config,
                       const hh::Result<Scalar, MemorySpace>& result, const char* space, int ranks) {
   std::cout << "portasim hh: " << o.neurons << " neurons x " << result.steps
-            << " steps (T = " << o.t_ms << " ms, dt = " << o.dt_ms << " ms), "
-            << hh::to_string(config.integrator) << ", "
+            << " steps (T = " << human_number(o.t_ms) << " ms, dt = " << human_number(o.dt_ms)
+            << " ms), " << hh::to_string(config.integrator) << ", "
             << (std::is_same_v<Scalar, float> ? "float32" : "float64") << " on " << space
             << (ranks > 0 ? " x " + std::to_string(ranks) + " MPI ranks" : std::string()) << "\n";
-  std::cout << "  time " << result.seconds << " s, " << result.neuron_steps_per_second()
-            << " neuron-steps/s\n";
+  std::cout << "  time " << human_number(result.seconds) << " s, "
+            << human_number(result.neuron_steps_per_second()) << " neuron-steps/s\n";
   if (config.detect_spikes) {
     std::int64_t total = 0, firing = 0;
     for (const std::int32_t count : hh::host_copy<std::int32_t>(result.spike_count)) {
       total += count;
       firing += count > 0;
     }
-    std::cout << "  spikes " << total << " (threshold " << o.threshold_mv << " mV), " << firing
-              << " of " << o.neurons << " neurons fired, mean rate "
+    std::cout << "  spikes " << total << " (threshold " << human_number(o.threshold_mv) << " mV), "
+              << firing << " of " << o.neurons << " neurons fired, mean rate "
               << defined_mean(hh::host_copy<double>(result.firing_rate_hz), " Hz") << ", mean ISI "
               << defined_mean(hh::host_copy<double>(result.mean_isi_ms), " ms") << ", mean ISI CV "
               << defined_mean(hh::host_copy<double>(result.isi_cv), "") << "\n";
@@ -186,10 +228,13 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
   config.detect_spikes = o.record != "none";
   config.threshold_mv = o.threshold_mv;
   config.max_spikes_per_neuron = o.max_spikes;
+  config.parameters = o.parameters;
+  config.initial = o.initial;
   hh::validate(config);
   std::vector<io::NamedPath> inputs;
   if (!o.stimulus_file.empty())
     inputs.push_back({"--stimulus-file", hh::stimulus_file_path(o.stimulus_file)});
+  if (!o.initial_state.empty()) inputs.push_back({"--initial-state", o.initial_state});
   io::require_inputs_spared({{"--output", o.output}}, inputs);
   // Under mpirun: this rank's block of the neurons; rank 0 gathers and writes.
   const mpi::Communicator comm = mpi::Communicator::world();
@@ -277,7 +322,11 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
       if (fraction >= 1.0) std::fprintf(stderr, "\n");
     };
 
-  if (split) return run_hh_split<Scalar>(exec, comm, o, config, stimulus, attributes, amplitudes);
+  const mpi::Block neurons_here = split ? block : mpi::Block{0, o.neurons};
+  const auto per_neuron = upload_initial_state(exec, o, neurons_here, attributes);
+  if (split)
+    return run_hh_split<Scalar>(exec, comm, o, config, stimulus, per_neuron, attributes,
+                                amplitudes);
 
   // Everything goes to a temporary file that replaces the output only when complete.
   io::AtomicOutput output(o.output);
@@ -289,7 +338,7 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
     std::unique_ptr<hh::Hdf5TraceSink<Scalar>> sink;
     if (config.trace != hh::Trace::none)
       sink = std::make_unique<hh::Hdf5TraceSink<Scalar>>(file, config.trace, config.neurons);
-    result = hh::simulate<Scalar>(exec, config, stimulus, sink.get());
+    result = hh::simulate<Scalar>(exec, config, stimulus, sink.get(), per_neuron);
     hh::write_result(file, config, result, attributes);
     if (!amplitudes.empty()) file.write("/stimulus/amplitude", amplitudes);
     file.flush();
@@ -347,6 +396,26 @@ void add_hh_command(CLI::App& app, Action& action) {
   c->add_option("--stimulus-file", o->stimulus_file,
                 "HDF5 file with the stimulus (dataset /stimulus, or FILE.h5:/dataset): 1-D shared, "
                 "or 2-D (steps, neurons)");
+  c->add_option("--initial-state", o->initial_state,
+                "HDF5 file of per-neuron values: datasets v0, m0, h0, n0, capacitance, g_na, "
+                "g_k, g_leak, e_na, e_k, e_leak (any subset, one value per neuron)");
+  c->add_option("--v0-mv", o->initial.v0, "Initial membrane potential, mV")->capture_default_str();
+  c->add_option("--m0", o->initial.m0, "Initial m gate in [0, 1] (default: steady state at V0)");
+  c->add_option("--h0", o->initial.h0, "Initial h gate in [0, 1] (default: steady state at V0)");
+  c->add_option("--n0", o->initial.n0, "Initial n gate in [0, 1] (default: steady state at V0)");
+  c->add_option("--capacitance", o->parameters.capacitance, "Membrane capacitance, uF/cm^2")
+      ->capture_default_str();
+  c->add_option("--g-na", o->parameters.g_na, "Sodium conductance, mS/cm^2")->capture_default_str();
+  c->add_option("--g-k", o->parameters.g_k, "Potassium conductance, mS/cm^2")
+      ->capture_default_str();
+  c->add_option("--g-leak", o->parameters.g_leak, "Leak conductance, mS/cm^2")
+      ->capture_default_str();
+  c->add_option("--e-na", o->parameters.e_na, "Sodium reversal potential, mV")
+      ->capture_default_str();
+  c->add_option("--e-k", o->parameters.e_k, "Potassium reversal potential, mV")
+      ->capture_default_str();
+  c->add_option("--e-leak", o->parameters.e_leak, "Leak reversal potential, mV")
+      ->capture_default_str();
   c->add_option("--record", o->record, "What to record")
       ->check(CLI::IsMember({"none", "v", "all", "spikes"}))
       ->capture_default_str();
@@ -375,6 +444,17 @@ void add_hh_command(CLI::App& app, Action& action) {
   c->callback([&action, o, c] {
     action = [o, c] {
       refuse_ignored_options(*c, *o);
+      o->fields_given.clear();
+      for (hh::NeuronField f : hh::all_neuron_fields) {
+        if (c->count(flag_of(f)) == 0) continue;
+        const double value = hh::scalar_of(o->parameters, o->initial, f);
+        if (!hh::is_allowed_value(f, value)) {
+          std::ostringstream message;
+          message << flag_of(f) << " must be " << hh::allowed_values(f) << ", got " << value;
+          throw_error(ErrorKind::invalid_argument, message.str());
+        }
+        o->fields_given.push_back(f);
+      }
       require(o->neurons > 0, "--neurons must be > 0, got " + std::to_string(o->neurons));
       require_positive("--dt-ms", o->dt_ms);
       require_positive("--t-ms", o->t_ms);

@@ -461,6 +461,26 @@ bool H5File::exists(const std::string& object_path) const {
   return link_exists(m_id, normalized(object_path));
 }
 
+std::vector<std::string> H5File::members(const std::string& group_path) const {
+  QuietErrors quiet;
+  const std::string path = normalized(group_path);
+  const std::string where = "group " + quoted(path) + " in " + quoted(m_path);
+  if (path != "/" && (!link_exists(m_id, path) || object_kind(m_id, path) != H5I_GROUP))
+    throw_error(ErrorKind::io, where + " does not exist or is not a group");
+  Handle group(H5Gopen2(m_id, path.c_str(), H5P_DEFAULT), H5Gclose);
+  if (!group.valid()) throw_error(ErrorKind::io, where + ": " + hdf5_reason());
+  std::vector<std::string> names;
+  // Generic in the link-info type: H5L_info_t before HDF5 1.12, H5L_info2_t from it.
+  const H5L_iterate_t collect = [](hid_t, const char* name, const auto*, void* data) -> herr_t {
+    static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+    return 0;
+  };
+  hsize_t index = 0;
+  if (H5Literate(group.get(), H5_INDEX_NAME, H5_ITER_INC, &index, collect, &names) < 0)
+    throw_error(ErrorKind::io, where + ": cannot list its members: " + hdf5_reason());
+  return names;
+}
+
 void H5File::create_group(const std::string& group_path) {
   QuietErrors quiet;
   const auto parts = split_path(group_path);

@@ -7,7 +7,7 @@ namespace portasim::hh {
 #define PORTASIM_HH_INSTANTIATE(SCALAR, SPACE)                                   \
   template Result<SCALAR, SPACE::memory_space> simulate<SCALAR, SPACE>(          \
       const SPACE&, const Config&, const Stimulus<SCALAR, SPACE::memory_space>&, \
-      TraceSink<SCALAR>*);
+      TraceSink<SCALAR>*, const NeuronValues<SPACE::memory_space>&);
 #define PORTASIM_HH_INSTANTIATE_BOTH(SPACE) \
   PORTASIM_HH_INSTANTIATE(float, SPACE) PORTASIM_HH_INSTANTIATE(double, SPACE)
 PORTASIM_FOR_EACH_EXECUTION_SPACE(PORTASIM_HH_INSTANTIATE_BOTH)

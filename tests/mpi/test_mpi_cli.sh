@@ -108,6 +108,17 @@ with h5py.File('stim.h5', 'w') as f: f['stimulus'] = (rng.random((1501, 9)) * 20
   single hh --neurons 9 --t-ms 15 --dt-ms 0.01 --stimulus-file stim.h5 --integrator rk45 --record v --every 5 --output one32.h5 --quiet || fail "single rk45"
   mpi hh --neurons 9 --t-ms 15 --dt-ms 0.01 --stimulus-file stim.h5 --integrator rk45 --record v --every 5 --output many32.h5 --quiet || fail "mpi rk45"
   h5_equal one32.h5 many32.h5 > /dev/null || fail "hh f32 rk45 outputs differ"
+  # Per-neuron initial state and membrane parameters: each rank takes its neurons' values.
+  $py -c "
+import h5py, numpy as np
+rng = np.random.default_rng(2)
+with h5py.File('state.h5', 'w') as f:
+    f['v0'] = -65 + 10 * rng.random(9)
+    f['g_na'] = 100 + 40 * rng.random(9)
+    f['n0'] = 0.2 + 0.2 * rng.random(9)"
+  single hh --neurons 9 --t-ms 20 --amplitude 8 --initial-state state.h5 --record all --every 10 --output one_state.h5 --quiet || fail "single --initial-state"
+  mpi hh --neurons 9 --t-ms 20 --amplitude 8 --initial-state state.h5 --record all --every 10 --output many_state.h5 --quiet || fail "mpi --initial-state"
+  h5_equal one_state.h5 many_state.h5 > /dev/null || fail "hh --initial-state outputs differ"
   ;;
 sfap)
   ref=$reference/r1_20f_4e_dz0p1.h5

@@ -96,6 +96,9 @@ class H5File {
   // Paths are absolute ("/a/b/c") or relative to the root; false, not an error, when a
   // parent is missing or is not a group.
   bool exists(const std::string& object_path) const;
+  // The names of the links directly in a group (datasets, groups, ...), in name order;
+  // throws portasim::Error (io) when the group is missing or is not a group.
+  std::vector<std::string> members(const std::string& group_path) const;
   // Creates the missing groups along the path; an existing group is fine.
   void create_group(const std::string& group_path);
 

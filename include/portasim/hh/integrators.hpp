@@ -24,7 +24,7 @@ template <class Scalar>
 struct Membrane {
   Scalar inverse_capacitance, g_na, g_k, g_leak, e_na, e_k, e_leak;
 
-  static Membrane from(const Parameters& p) {
+  KOKKOS_INLINE_FUNCTION static Membrane from(const Parameters& p) {
     return {Scalar(1.0 / p.capacitance),
             Scalar(p.g_na),
             Scalar(p.g_k),
@@ -204,7 +204,7 @@ KOKKOS_INLINE_FUNCTION NeuronState<Scalar> step(const Membrane<Scalar>& mem,
 }
 
 // Steady state of the gates at v (computed in double, as the initial state is).
-inline NeuronState<double> resting_gates(double v) {
+KOKKOS_INLINE_FUNCTION NeuronState<double> resting_gates(double v) {
   const GateRates<double> r = gate_rates(v);
   return {v, r.alpha_m / (r.alpha_m + r.beta_m), r.alpha_h / (r.alpha_h + r.beta_h),
           r.alpha_n / (r.alpha_n + r.beta_n)};

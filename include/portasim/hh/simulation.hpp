@@ -14,6 +14,7 @@
 #include "portasim/core/error.hpp"
 #include "portasim/core/execution_spaces.hpp"
 #include "portasim/hh/integrators.hpp"
+#include "portasim/hh/neuron_values.hpp"
 #include "portasim/hh/parameters.hpp"
 #include "portasim/hh/stimulus.hpp"
 
@@ -136,17 +137,19 @@ struct Result {
 };
 
 // All work runs on `exec` (trace copies on a second, internal instance ordered after it).
-// The stimulus must live in exec's memory space.
+// The stimulus and the per-neuron values must live in exec's memory space; a field of
+// `per_neuron` that is given replaces the Config's run-wide value for every neuron.
 template <class Scalar, class ExecutionSpace>
 Result<Scalar, typename ExecutionSpace::memory_space> simulate(
     const ExecutionSpace& exec, const Config& config,
     const Stimulus<Scalar, typename ExecutionSpace::memory_space>& stimulus = {},
-    TraceSink<Scalar>* sink = nullptr);
+    TraceSink<Scalar>* sink = nullptr,
+    const NeuronValues<typename ExecutionSpace::memory_space>& per_neuron = {});
 
 #define PORTASIM_HH_DECLARE_SIMULATE(SCALAR, SPACE)                              \
   extern template Result<SCALAR, SPACE::memory_space> simulate<SCALAR, SPACE>(   \
       const SPACE&, const Config&, const Stimulus<SCALAR, SPACE::memory_space>&, \
-      TraceSink<SCALAR>*);
+      TraceSink<SCALAR>*, const NeuronValues<SPACE::memory_space>&);
 #define PORTASIM_HH_DECLARE_SIMULATE_BOTH(SPACE) \
   PORTASIM_HH_DECLARE_SIMULATE(float, SPACE) PORTASIM_HH_DECLARE_SIMULATE(double, SPACE)
 PORTASIM_FOR_EACH_EXECUTION_SPACE(PORTASIM_HH_DECLARE_SIMULATE_BOTH)

@@ -101,7 +101,10 @@ template <class Scalar, class MemorySpace, Integrator Method>
 struct AdvanceNeurons {
   Kokkos::View<Scalar*, MemorySpace> v, m, h, n;
   StimulusEvaluator<Scalar, MemorySpace> stimulus;
-  Membrane<Scalar> membrane;
+  Membrane<Scalar> membrane;  // every neuron's, unless per-neuron parameters are given
+  Parameters parameters;      // the run-wide values, in double
+  NeuronValues<MemorySpace> per_neuron;
+  bool per_neuron_membrane = false;
   AdaptiveControl<Scalar> control;  // rk45 only
   Scalar dt;
   std::int64_t first_step, end_step;
@@ -126,7 +129,26 @@ struct AdvanceNeurons {
     }
   }
 
+  // Neuron k's membrane: the run-wide one with the given per-neuron fields replaced, built in
+  // double and rounded as Membrane::from rounds the run-wide one.
+  KOKKOS_INLINE_FUNCTION Membrane<Scalar> membrane_of(std::int64_t k) const {
+    Parameters p = parameters;
+    auto take = [&](NeuronField field, double& value) {
+      const auto& given = per_neuron[field];
+      if (given.extent(0) > 0) value = given(k);
+    };
+    take(NeuronField::capacitance, p.capacitance);
+    take(NeuronField::g_na, p.g_na);
+    take(NeuronField::g_k, p.g_k);
+    take(NeuronField::g_leak, p.g_leak);
+    take(NeuronField::e_na, p.e_na);
+    take(NeuronField::e_k, p.e_k);
+    take(NeuronField::e_leak, p.e_leak);
+    return Membrane<Scalar>::from(p);
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    const Membrane<Scalar> membrane = per_neuron_membrane ? membrane_of(k) : this->membrane;
     NeuronState<Scalar> s{v(k), m(k), h(k), n(k)};
     const auto current = stimulus.for_neuron(k);
     std::int32_t count = detect_spikes ? spike_count(k) : 0;
@@ -235,6 +257,35 @@ void pack_spikes(const ExecutionSpace& exec, double duration_s, Result<Scalar, M
   exec.fence();
 }
 
+// The given per-neuron fields of the initial state over the run-wide fill; a gate that is
+// NaN (run-wide or per neuron) starts at its steady state at the neuron's V0, in double.
+// A free function: device lambdas may not live in private members.
+template <class Scalar, class ExecutionSpace, class MemorySpace>
+void set_initial_state(const ExecutionSpace& exec, const InitialState& initial,
+                       const NeuronValues<MemorySpace>& given, Result<Scalar, MemorySpace>& r) {
+  const auto v = r.v, m = r.m, h = r.h, n = r.n;
+  Kokkos::parallel_for(
+      "portasim::hh::initial_state",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
+          exec, 0, static_cast<std::int64_t>(r.v.extent(0))),
+      KOKKOS_LAMBDA(const std::int64_t k) {
+        auto value = [&](NeuronField field, double run_wide) {
+          const auto& per = given[field];
+          return per.extent(0) > 0 ? per(k) : run_wide;
+        };
+        const double v0 = value(NeuronField::v0, initial.v0);
+        const NeuronState<double> rest = resting_gates(v0);
+        auto gate = [&](NeuronField field, double run_wide, double steady) {
+          const double x = value(field, run_wide);
+          return x != x ? steady : x;  // NaN: the steady state
+        };
+        v(k) = static_cast<Scalar>(v0);
+        m(k) = static_cast<Scalar>(gate(NeuronField::m0, initial.m0, rest.m));
+        h(k) = static_cast<Scalar>(gate(NeuronField::h0, initial.h0, rest.h));
+        n(k) = static_cast<Scalar>(gate(NeuronField::n0, initial.n0, rest.n));
+      });
+}
+
 template <class Scalar, class ExecutionSpace>
 class Simulation {
  public:
@@ -242,9 +293,11 @@ class Simulation {
   using result_type = Result<Scalar, memory_space>;
 
   Simulation(const ExecutionSpace& exec, const Config& config,
-             const Stimulus<Scalar, memory_space>& stimulus)
-      : m_exec(exec), m_config(config) {
+             const Stimulus<Scalar, memory_space>& stimulus,
+             const NeuronValues<memory_space>& per_neuron)
+      : m_exec(exec), m_config(config), m_per_neuron(per_neuron) {
     validate(config);
+    validate(exec, per_neuron, config.neurons);
     m_steps = step_count(config);
     m_samples = sample_count(config);
     m_evaluator = make_evaluator(stimulus, config);
@@ -268,6 +321,8 @@ class Simulation {
     Kokkos::deep_copy(m_exec, r.m, static_cast<Scalar>(pick(m_config.initial.m0, rest.m)));
     Kokkos::deep_copy(m_exec, r.h, static_cast<Scalar>(pick(m_config.initial.h0, rest.h)));
     Kokkos::deep_copy(m_exec, r.n, static_cast<Scalar>(pick(m_config.initial.n0, rest.n)));
+    if (m_per_neuron.has_initial_state())
+      set_initial_state(m_exec, m_config.initial, m_per_neuron, r);
 
     const int capacity = m_config.detect_spikes ? spike_capacity(m_config) : 0;
     r.spike_count = Kokkos::View<std::int32_t*, memory_space>(alloc("spike_count"), neurons);
@@ -302,6 +357,9 @@ class Simulation {
     f.n = r.n;
     f.stimulus = m_evaluator;
     f.membrane = Membrane<Scalar>::from(m_config.parameters);
+    f.parameters = m_config.parameters;
+    f.per_neuron = m_per_neuron;
+    f.per_neuron_membrane = m_per_neuron.has_membrane();
     f.dt = static_cast<Scalar>(m_config.dt_ms);
     const double relative_floor = std::is_same_v<Scalar, float> ? 1e-5 : 0.0;
     f.control = {static_cast<Scalar>(std::max(m_config.relative_tolerance, relative_floor)),
@@ -431,6 +489,7 @@ class Simulation {
   std::int64_t m_steps = 0;
   std::int64_t m_samples = 0;
   StimulusEvaluator<Scalar, memory_space> m_evaluator;
+  NeuronValues<memory_space> m_per_neuron;
 };
 
 }  // namespace portasim::hh::impl
@@ -441,8 +500,9 @@ template <class Scalar, class ExecutionSpace>
 Result<Scalar, typename ExecutionSpace::memory_space> simulate(
     const ExecutionSpace& exec, const Config& config,
     const Stimulus<Scalar, typename ExecutionSpace::memory_space>& stimulus,
-    TraceSink<Scalar>* sink) {
-  impl::Simulation<Scalar, ExecutionSpace> simulation(exec, config, stimulus);
+    TraceSink<Scalar>* sink,
+    const NeuronValues<typename ExecutionSpace::memory_space>& per_neuron) {
+  impl::Simulation<Scalar, ExecutionSpace> simulation(exec, config, stimulus, per_neuron);
   return simulation.run(sink);
 }
 
