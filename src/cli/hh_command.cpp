@@ -23,6 +23,7 @@
 #include "portasim/hh/neuron_values_file.hpp"
 #include "portasim/hh/simulation.hpp"
 #include "portasim/hh/stimulus_file.hpp"
+#include "progress.hpp"
 
 namespace portasim::cli {
 
@@ -316,11 +317,7 @@ int run_hh(const ExecutionSpace& exec, const HHOptions& o) {
   const double neuron_steps =
       static_cast<double>(o.neurons) * static_cast<double>(hh::step_count(config));
   if (o.progress || (isatty(STDERR_FILENO) && neuron_steps >= 5e9 && !o.quiet))
-    config.progress = [](double fraction) {
-      std::fprintf(stderr, "\r[portasim hh] %5.1f %%", 100.0 * fraction);
-      std::fflush(stderr);
-      if (fraction >= 1.0) std::fprintf(stderr, "\n");
-    };
+    config.progress = progress_printer("hh");
 
   const mpi::Block neurons_here = split ? block : mpi::Block{0, o.neurons};
   const auto per_neuron = upload_initial_state(exec, o, neurons_here, attributes);

@@ -51,6 +51,9 @@ class Communicator {
   int rank() const noexcept { return m_rank; }
   int size() const noexcept { return m_size; }
   bool is_root() const noexcept { return m_rank == 0; }
+  // True for a communicator of MPI (world()), even of one rank; false for the single-rank
+  // communicator of a process without MPI (the default).
+  bool is_mpi() const noexcept { return m_handle != nullptr; }
   // Rank among the ranks of this node (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)).
   int local_rank() const noexcept { return m_local_rank; }
   int local_size() const noexcept { return m_local_size; }
