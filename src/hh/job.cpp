@@ -189,6 +189,39 @@ class FanOutSink : public TraceSink<Scalar> {
   std::vector<TraceSink<Scalar>*> m_sinks;
 };
 
+// The HDF5 output, on the root: written as a temporary (told to the context's hook) that
+// replaces the output only once complete; traces stream into it while the run goes on.
+template <class Scalar>
+class OutputFile {
+ public:
+  OutputFile(const std::string& path, const Config& config, const JobContext& context)
+      : m_output(path), m_guard(context.guard(m_output.temporary_path())),
+        m_file(std::make_unique<io::H5File>(io::H5File::create(m_output.temporary_path()))) {
+    if (config.trace != Trace::none)
+      m_traces = std::make_unique<Hdf5TraceSink<Scalar>>(*m_file, config.trace, config.neurons);
+  }
+
+  TraceSink<Scalar>* traces() { return m_traces.get(); }
+
+  void finish(const Config& config, const Result<Scalar, Kokkos::HostSpace>& whole,
+              const std::map<std::string, std::string>& attributes,
+              const std::vector<double>& amplitudes) {
+    write_result(*m_file, config, whole, attributes);
+    if (!amplitudes.empty()) m_file->write("/stimulus/amplitude", amplitudes);
+    m_file->flush();
+    // HDF5 finishes a file only when its last handle closes: closed before the rename.
+    m_traces.reset();
+    m_file.reset();
+    m_output.commit();
+  }
+
+ private:
+  io::AtomicOutput m_output;
+  std::shared_ptr<void> m_guard;
+  std::unique_ptr<io::H5File> m_file;
+  std::unique_ptr<Hdf5TraceSink<Scalar>> m_traces;
+};
+
 // The mean of the values that exist (the per-neuron statistics are NaN where a neuron has
 // too few spikes); NaN when none does.
 double mean_of_defined(const Kokkos::View<double*, Kokkos::HostSpace>& values) {
@@ -257,22 +290,13 @@ JobReport<Scalar> run_job(const ExecutionSpace& exec, const JobSpec& spec,
                                                 {"stimulus", stimulus.description}};
   if (!initial_state.empty()) attributes["initial_state"] = initial_state;
   if (split) attributes["mpi_ranks"] = std::to_string(comm.size());
-  std::unique_ptr<io::AtomicOutput> output;
-  std::shared_ptr<void> guard;
-  std::unique_ptr<io::H5File> file;
-  std::unique_ptr<Hdf5TraceSink<Scalar>> file_traces;
+  // The root's sinks: the output file (when asked for) and the caller's.
+  std::unique_ptr<OutputFile<Scalar>> file;
+  if (comm.is_root() && !spec.output_path.empty())
+    file = std::make_unique<OutputFile<Scalar>>(spec.output_path, config, context);
   FanOutSink<Scalar> root_sink;
-  if (comm.is_root()) {
-    if (!spec.output_path.empty()) {
-      output = std::make_unique<io::AtomicOutput>(spec.output_path);
-      guard = context.guard(output->temporary_path());
-      file = std::make_unique<io::H5File>(io::H5File::create(output->temporary_path()));
-      if (config.trace != Trace::none)
-        file_traces = std::make_unique<Hdf5TraceSink<Scalar>>(*file, config.trace, config.neurons);
-    }
-    root_sink.add(file_traces.get());
-    root_sink.add(traces);
-  }
+  if (file) root_sink.add(file->traces());
+  root_sink.add(traces);
   distributed::GatheredTraceSink<Scalar> gathered(comm, config.neurons, &root_sink);
   TraceSink<Scalar>* sink = nullptr;
   if (config.trace != Trace::none)
@@ -291,12 +315,7 @@ JobReport<Scalar> run_job(const ExecutionSpace& exec, const JobSpec& spec,
     return report;
   }
   if (file) {
-    write_result(*file, config, whole, attributes);
-    if (!stimulus.amplitudes.empty()) file->write("/stimulus/amplitude", stimulus.amplitudes);
-    file->flush();
-    file_traces.reset();
-    file.reset();
-    output->commit();
+    file->finish(config, whole, attributes, stimulus.amplitudes);
     report.summary.output_path = spec.output_path;
   }
   fill_figures(report, config, whole);
