@@ -2,6 +2,7 @@
 // the Python tool it replaces (100 x 100, 100 steps, chunks of 10, simulation.npy, random).
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -22,6 +23,7 @@
 #include "portasim/life/outputs.hpp"
 #include "portasim/life/patterns.hpp"
 #include "portasim/life/simulation.hpp"
+#include "progress.hpp"
 
 namespace portasim::cli {
 
@@ -46,6 +48,7 @@ struct LifeOptions {
   bool resume = false;
   std::string backend = "default";
   bool quiet = false;
+  bool progress = false;
   std::string mpi_output = "gathered";  // under mpirun: gathered or per-rank files
   bool device_aware_mpi = false;
 };
@@ -82,6 +85,26 @@ class InterruptibleSink : public life::ChunkSink {
  private:
   life::ChunkSink& m_sink;
   std::string m_hint;
+};
+
+// --progress: the fraction of the generations done, after each chunk is written (on the rank
+// that writes; `sink` may be null where a rank writes nothing).
+class ProgressSink : public life::ChunkSink {
+ public:
+  ProgressSink(life::ChunkSink* sink, std::int64_t steps, bool report)
+      : m_sink(sink), m_steps(steps), m_report(report ? progress_printer("life") : nullptr) {}
+  void write(const life::Chunk& chunk) override {
+    if (m_sink) m_sink->write(chunk);
+    if (m_report)
+      m_report(m_steps > 0
+                   ? static_cast<double>(chunk.last_generation) / static_cast<double>(m_steps)
+                   : 1.0);
+  }
+
+ private:
+  life::ChunkSink* m_sink;
+  std::int64_t m_steps;
+  std::function<void(double)> m_report;
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -263,8 +286,9 @@ int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Co
   distributed::LifeOptions options;
   options.output = per_rank ? distributed::LifeOutput::per_rank : distributed::LifeOutput::gathered;
   options.device_aware_mpi = o.device_aware_mpi;
-  const life::RunStats stats =
-      distributed::run_life(exec, comm, config, initial, start_generation, sink, options);
+  ProgressSink with_progress(sink, o.steps, o.progress && comm.is_root());
+  const life::RunStats stats = distributed::run_life(exec, comm, config, initial, start_generation,
+                                                     sink ? &with_progress : nullptr, options);
   if (h5) h5->finish();
   comm.barrier();
 
@@ -368,7 +392,8 @@ int run_life(const ExecutionSpace& exec, const LifeOptions& o) {
       *sink, (npy ? "the chunk files " + life::npy_base(o.output) + "_*.npy"
                   : "'" + h5->partial_path() + "'") +
                  " hold every generation so far; continue with the same options and --resume");
-  const life::RunStats stats = life::run(exec, config, initial, start_generation, &interruptible);
+  ProgressSink with_progress(&interruptible, o.steps, o.progress);
+  const life::RunStats stats = life::run(exec, config, initial, start_generation, &with_progress);
   if (h5) h5->finish();
 
   if (!o.quiet) {
@@ -425,6 +450,7 @@ void add_life_command(CLI::App& app, Action& action) {
   c->add_option("--backend", o->backend,
                 "Execution space: default, or one of " + enabled_backend_names())
       ->capture_default_str();
+  c->add_flag("--progress", o->progress, "Show progress on stderr (after each chunk)");
   c->add_flag("--quiet", o->quiet, "Print nothing on success");
   c->add_option("--mpi-output", o->mpi_output,
                 "Under mpirun: gathered (rank 0 writes the single-rank files) or per-rank")

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -29,6 +30,7 @@
 #include "portasim/core/memory_pool.hpp"
 #include "portasim/core/mpi/communicator.hpp"
 #include "portasim/toolkit/toolkit.hpp"
+#include "progress.hpp"
 
 namespace portasim::cli {
 
@@ -55,6 +57,7 @@ struct ToolkitOptions {
   std::string output = "toolkit.h5";
   std::string backend = "default";
   bool quiet = false;
+  bool progress = false;
 };
 
 // How many elements of each large input/output array go into the file: enough to plot and
@@ -219,6 +222,10 @@ int run_toolkit(const ToolkitOptions& o) {
   std::vector<Timing> timings;
   std::vector<Check> checks;
   std::vector<std::string> notes;
+  // --progress: the fraction of the benchmarks done (elementwise 2, norms 4, softplus 2, the
+  // matmul kinds, trace, SVD unless --svd-n 0, pool 1).
+  const std::size_t planned = 8 + (blas_available() ? 3 : 2) + 1 + (o.svd_n > 0 ? 1 : 0) + 1;
+  const auto report = o.progress ? progress_printer("toolkit") : std::function<void(double)>();
   const auto time = [&](const std::string& name, double work, const std::string& unit,
                         auto&& call) {
     Timing t;
@@ -226,6 +233,8 @@ int run_toolkit(const ToolkitOptions& o) {
     t.work = work;
     t.rate_unit = unit;
     timings.push_back(std::move(t));
+    if (report)
+      report(std::min(1.0, static_cast<double>(timings.size()) / static_cast<double>(planned)));
   };
 
   // HDF5 finishes a file only when its last handle closes: closed (reset) before the commit.
@@ -672,6 +681,7 @@ void add_toolkit_command(CLI::App& app, Action& action) {
   c->add_option("--backend", o->backend,
                 "Execution space: default, or one of " + enabled_backend_names())
       ->capture_default_str();
+  c->add_flag("--progress", o->progress, "Show progress on stderr (after each benchmark)");
   c->add_flag("--quiet", o->quiet, "Print nothing on success");
   c->callback([&action, o] {
     action = [o] {
