@@ -201,7 +201,7 @@ int run_life_mpi(const ExecutionSpace& exec, const LifeOptions& o, const mpi::Co
     seed = o.seed ? *o.seed : std::random_device{}();
     comm.broadcast(&seed, sizeof(seed));
     initial_description =
-        "random, density " + std::to_string(o.density) + ", seed " + std::to_string(seed);
+        "random, density " + human_number(o.density, 6) + ", seed " + std::to_string(seed);
   }
   std::unique_ptr<life::NpyChunkFiles> npy;
   std::unique_ptr<life::H5ChunkFile> h5;
@@ -344,7 +344,7 @@ int run_life(const ExecutionSpace& exec, const LifeOptions& o) {
     require_in_range("--density", o.density, 0.0, 1.0);
     seed = o.seed ? *o.seed : std::random_device{}();
     initial_description =
-        "random, density " + std::to_string(o.density) + ", seed " + std::to_string(seed);
+        "random, density " + human_number(o.density, 6) + ", seed " + std::to_string(seed);
   }
 
   // The sink, and where a resumed run starts.
