@@ -81,7 +81,6 @@ template <class Scalar, class MemorySpace>
 struct StimulusOfRank {
   Stimulus<Scalar, MemorySpace> stimulus;
   std::string description;
-  std::vector<double> amplitudes;  // per neuron of the whole run, for a generated current
 };
 
 // The current of this rank's neurons `block` (all of them on one rank), in exec's space.
@@ -127,12 +126,6 @@ StimulusOfRank<Scalar, typename ExecutionSpace::memory_space> make_stimulus(
   g.first_neuron = block.begin;
   g.total_neurons = neurons;
   out.stimulus = Stimulus<Scalar, memory_space>::generate(g);
-  out.amplitudes.resize(static_cast<std::size_t>(neurons));
-  for (std::size_t k = 0; k < out.amplitudes.size(); ++k)
-    out.amplitudes[k] = neurons > 1 ? g.amplitude_first + (g.amplitude_last - g.amplitude_first) *
-                                                              static_cast<double>(k) /
-                                                              static_cast<double>(neurons - 1)
-                                    : g.amplitude_first;
   std::ostringstream text;
   text << "generated: amplitude " << g.amplitude_first;
   if (g.amplitude_last != g.amplitude_first) text << ":" << g.amplitude_last;
@@ -141,6 +134,20 @@ StimulusOfRank<Scalar, typename ExecutionSpace::memory_space> make_stimulus(
        << " per ms, noise sd " << g.noise_sd << ", seed " << g.seed;
   out.description = text.str();
   return out;
+}
+
+// The amplitude of every neuron of the whole run (NumPy's linspace, endpoint included), for
+// the output file. Built on the root after the run: a population too large for memory then
+// fails at its first device allocation, with the out-of-memory error that names --neurons,
+// instead of in a host vector that an overcommitting host grants and later cannot back.
+std::vector<double> amplitude_sweep(const GeneratedStimulus& g, std::int64_t neurons) {
+  std::vector<double> amplitudes(static_cast<std::size_t>(neurons));
+  for (std::size_t k = 0; k < amplitudes.size(); ++k)
+    amplitudes[k] = neurons > 1 ? g.amplitude_first + (g.amplitude_last - g.amplitude_first) *
+                                                          static_cast<double>(k) /
+                                                          static_cast<double>(neurons - 1)
+                                : g.amplitude_first;
+  return amplitudes;
 }
 
 // The initial-state file's fields on this rank's neurons, in exec's memory space.
@@ -315,7 +322,9 @@ JobReport<Scalar> run_job(const ExecutionSpace& exec, const JobSpec& spec,
     return report;
   }
   if (file) {
-    file->finish(config, whole, attributes, stimulus.amplitudes);
+    file->finish(config, whole, attributes,
+                 spec.stimulus_file.empty() ? amplitude_sweep(spec.generated, config.neurons)
+                                            : std::vector<double>());
     report.summary.output_path = spec.output_path;
   }
   fill_figures(report, config, whole);
