@@ -57,13 +57,6 @@ hh::Integrator integrator_of(const std::string& name) {
   return hh::Integrator::rk4;
 }
 
-const char* flag_of(hh::NeuronField field) {
-  constexpr const char* flags[hh::neuron_field_count] = {
-      "--v0-mv", "--m0",     "--h0",   "--n0",  "--capacitance", "--g-na",
-      "--g-k",   "--g-leak", "--e-na", "--e-k", "--e-leak"};
-  return flags[static_cast<int>(field)];
-}
-
 // A statistic with its unit, or "none" when no neuron has it.
 std::string statistic(double value, const char* unit) {
   return std::isnan(value) ? "none" : human_number(value) + unit;
@@ -146,7 +139,7 @@ void complete_spec(const CLI::App& c, HHOptions& o) {
         parse_amplitude(o.amplitude);
   o.spec.fields_set.clear();
   for (hh::NeuronField f : hh::all_neuron_fields)
-    if (c.count(flag_of(f)) > 0) o.spec.fields_set.push_back(f);
+    if (c.count(hh::option_of(f)) > 0) o.spec.fields_set.push_back(f);
 }
 
 void add_hh_command(CLI::App& app, Action& action) {

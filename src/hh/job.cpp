@@ -20,18 +20,6 @@
 
 namespace portasim::hh {
 
-namespace {
-
-// The command-line option of a field's run-wide value.
-const char* option_of(NeuronField field) {
-  constexpr const char* options[neuron_field_count] = {
-      "--v0-mv", "--m0",     "--h0",   "--n0",  "--capacitance", "--g-na",
-      "--g-k",   "--g-leak", "--e-na", "--e-k", "--e-leak"};
-  return options[static_cast<int>(field)];
-}
-
-}  // namespace
-
 void validate(const JobSpec& spec) {
   const Config& c = spec.config;
   require(c.neurons > 0, "--neurons must be > 0, got " + std::to_string(c.neurons));
@@ -50,6 +38,7 @@ void validate(const JobSpec& spec) {
   checked_product(
       "--neurons x samples (--t-ms / --dt-ms / --every + 1) x traces of --record x 8 bytes",
       {c.neurons, steps / c.every + 1, traces, 8});
+  require(c.trace_chunk_bytes > 0, "trace chunk size must be > 0 bytes");
   if (c.integrator == Integrator::rk45) {
     require_positive("--rtol", c.relative_tolerance);
     require_positive("--atol", c.absolute_tolerance);
@@ -94,6 +83,15 @@ StimulusOfRank<Scalar, typename ExecutionSpace::memory_space> make_stimulus(
     const auto file =
         read_stimulus_file<Scalar>(spec.stimulus_file, step_count(spec.config), neurons);
     const auto& shape = file.shape;
+    // This rank's columns of a (steps, neurons) file; the shared trace as it is.
+    std::vector<Scalar> columns;
+    if (shape.size() == 2) {
+      columns.reserve(shape[0] * static_cast<std::size_t>(block.size()));
+      for (std::size_t i = 0; i < shape[0]; ++i) {
+        const auto row = file.values.begin() + static_cast<std::ptrdiff_t>(i * shape[1]);
+        columns.insert(columns.end(), row + block.begin, row + block.end);
+      }
+    }
     if (shape.size() == 1) {
       Kokkos::View<Scalar*, memory_space> trace(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "stimulus"), shape[0]);
@@ -102,23 +100,15 @@ StimulusOfRank<Scalar, typename ExecutionSpace::memory_space> make_stimulus(
                             file.values.data(), shape[0]));
       out.stimulus = Stimulus<Scalar, memory_space>::shared_trace(trace);
     } else {
-      // This rank's columns of a (steps, neurons) file.
       const auto width = static_cast<std::size_t>(block.size());
-      std::vector<Scalar> columns;
-      columns.reserve(shape[0] * width);
-      for (std::size_t i = 0; i < shape[0]; ++i) {
-        const auto row = file.values.begin() + static_cast<std::ptrdiff_t>(i * shape[1]);
-        columns.insert(columns.end(), row + block.begin, row + block.end);
-      }
       Kokkos::View<Scalar**, Kokkos::LayoutRight, memory_space> traces(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "stimulus"), shape[0], width);
       Kokkos::deep_copy(exec, traces,
                         Kokkos::View<const Scalar**, Kokkos::LayoutRight, Kokkos::HostSpace,
                                      Kokkos::MemoryUnmanaged>(columns.data(), shape[0], width));
-      exec.fence();  // `columns` goes out of scope
       out.stimulus = Stimulus<Scalar, memory_space>::per_neuron_trace(traces);
     }
-    exec.fence();
+    exec.fence();  // the host values (file, columns) go out of scope
     out.description = "file " + spec.stimulus_file;
     return out;
   }
@@ -269,10 +259,9 @@ void fill_figures(JobReport<Scalar>& report, const Config& config,
 template <class Scalar, class ExecutionSpace>
 JobReport<Scalar> run_job(const ExecutionSpace& exec, const JobSpec& spec,
                           const JobContext& context, TraceSink<Scalar>* traces) {
-  validate(spec);
+  validate(spec);  // simulate() checks the Config again for its library callers
   Config config = spec.config;
   config.progress = nullptr;
-  validate(config);
   std::vector<io::NamedPath> inputs;
   if (!spec.stimulus_file.empty())
     inputs.push_back({"--stimulus-file", stimulus_file_path(spec.stimulus_file)});

@@ -43,6 +43,14 @@ inline const char* to_string(NeuronField field) noexcept {
   return names[static_cast<int>(field)];
 }
 
+// The command-line option of a field's run-wide value (`portasim hh`), which messages name.
+inline const char* option_of(NeuronField field) noexcept {
+  constexpr const char* options[neuron_field_count] = {
+      "--v0-mv", "--m0",     "--h0",   "--n0",  "--capacitance", "--g-na",
+      "--g-k",   "--g-leak", "--e-na", "--e-k", "--e-leak"};
+  return options[static_cast<int>(field)];
+}
+
 inline bool is_gate(NeuronField field) noexcept {
   return field == NeuronField::m0 || field == NeuronField::h0 || field == NeuronField::n0;
 }
