@@ -5,21 +5,13 @@
 #include <limits>
 #include <string>
 
+#include "harness/error_message.hpp"
 #include "portasim/core/checked_size.hpp"
 #include "portasim/core/error.hpp"
 
 namespace test_checked_size {
 
-inline std::string invalid_argument_message(void (*operation)()) {
-  try {
-    operation();
-  } catch (const portasim::Error& e) {
-    EXPECT_EQ(e.kind(), portasim::ErrorKind::invalid_argument);
-    return e.what();
-  }
-  ADD_FAILURE() << "no portasim::Error thrown";
-  return {};
-}
+using portasim::testing::error_message;
 
 TEST(TEST_CATEGORY, checked_product_refuses_overflow_by_name) {
   using portasim::checked_product;
@@ -28,15 +20,15 @@ TEST(TEST_CATEGORY, checked_product_refuses_overflow_by_name) {
   EXPECT_EQ(checked_product("a x b", {INT64_MAX, 1}), INT64_MAX);
   EXPECT_EQ(checked_product("a", {10, 10}, 100), 100);
   EXPECT_EQ(
-      invalid_argument_message([] {
+      error_message([] {
         checked_product("--chunk-size x --height", {std::int64_t(1) << 32, std::int64_t(1) << 31});
       }),
       "--chunk-size x --height is too large: 4294967296 x 2147483648 exceeds 9223372036854775807");
-  EXPECT_EQ(invalid_argument_message([] {
+  EXPECT_EQ(error_message([] {
               checked_product("a", {10, 11}, 100);
             }),
             "a is too large: 10 x 11 exceeds 100");
-  EXPECT_NE(invalid_argument_message([] {
+  EXPECT_NE(error_message([] {
               checked_product("--n", {-1, 2});
             }).find("negative"),
             std::string::npos);
@@ -53,7 +45,7 @@ TEST(TEST_CATEGORY, checked_step_count_refuses_what_int64_cannot_hold) {
                          +[] { checked_step_count("--t-ms / --dt-ms", 1.0, 0.0); },
                          +[] { checked_step_count("--t-ms / --dt-ms", std::nan(""), 1.0); },
                          +[] { checked_step_count("--t-ms / --dt-ms", 1e6, 1.0, 1000); }})
-    EXPECT_EQ(invalid_argument_message(operation).rfind("--t-ms / --dt-ms gives ", 0), 0u);
+    EXPECT_EQ(error_message(operation).rfind("--t-ms / --dt-ms gives ", 0), 0u);
 }
 
 }  // namespace test_checked_size

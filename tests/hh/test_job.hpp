@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/error_message.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
 #include "portasim/hh/job.hpp"
@@ -21,16 +22,7 @@ namespace hh_job_test {
 
 namespace hh = portasim::hh;
 
-inline std::string error_of(const std::function<void()>& run) {
-  try {
-    run();
-  } catch (const portasim::Error& e) {
-    EXPECT_EQ(e.kind(), portasim::ErrorKind::invalid_argument) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no error";
-  return {};
-}
+using portasim::testing::error_message;
 
 template <class Exec>
 void job_is_simulate() {
@@ -89,19 +81,20 @@ TEST(TEST_CATEGORY, hh_job_is_simulate_with_its_sinks) { job_is_simulate<TEST_EX
 TEST(TEST_CATEGORY, hh_job_validates_by_option_names) {
   hh::JobSpec spec;
   spec.config.neurons = 0;
-  EXPECT_NE(error_of([&] { hh::validate(spec); }).find("--neurons must be > 0"), std::string::npos);
+  EXPECT_NE(error_message([&] { hh::validate(spec); }).find("--neurons must be > 0"),
+            std::string::npos);
   spec.config.neurons = 2;
   spec.config.t_ms = 1e300;
   spec.config.dt_ms = 1e-300;
-  EXPECT_NE(error_of([&] { hh::validate(spec); }).find("--t-ms / --dt-ms"), std::string::npos);
+  EXPECT_NE(error_message([&] { hh::validate(spec); }).find("--t-ms / --dt-ms"), std::string::npos);
   spec.config.t_ms = 10;
   spec.config.dt_ms = 0.01;
   spec.config.parameters.g_k = -1;
-  EXPECT_NE(error_of([&] { hh::validate(spec); }).find("--g-k must be finite and >= 0"),
+  EXPECT_NE(error_message([&] { hh::validate(spec); }).find("--g-k must be finite and >= 0"),
             std::string::npos);
   spec.config.parameters.g_k = 36;
   spec.generated.noise_sd = -1;
-  EXPECT_NE(error_of([&] { hh::validate(spec); }).find("--noise-sd"), std::string::npos);
+  EXPECT_NE(error_message([&] { hh::validate(spec); }).find("--noise-sd"), std::string::npos);
   spec.generated.noise_sd = 0;
   EXPECT_NO_THROW(hh::validate(spec));
 }

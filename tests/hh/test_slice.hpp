@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "hh/hh_test_support.hpp"
 #include "portasim/core/mpi/partition.hpp"
 #include "portasim/hh/simulation.hpp"
 
@@ -13,11 +14,7 @@ namespace hh_slice_test {
 
 namespace hh = portasim::hh;
 
-template <class T, class View>
-std::vector<T> host(const View& v) {
-  auto m = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  return std::vector<T>(m.data(), m.data() + m.span());
-}
+using portasim::testing::to_host_vector;
 
 template <class Exec>
 void slices_equal_whole() {
@@ -35,8 +32,8 @@ void slices_equal_whole() {
   g.seed = 11;
   const auto whole =
       hh::simulate<double>(exec, config, hh::Stimulus<double, memory_space>::generate(g));
-  const auto v = host<double>(whole.v), n = host<double>(whole.n);
-  const auto count = host<std::int32_t>(whole.spike_count);
+  const auto v = to_host_vector<double>(whole.v), n = to_host_vector<double>(whole.n);
+  const auto count = to_host_vector<std::int32_t>(whole.spike_count);
   std::int64_t fired = 0;
   for (auto c : count) fired += c > 0;
   ASSERT_GT(fired, 3);  // the sweep crosses the firing threshold: the slices see different currents
@@ -50,8 +47,8 @@ void slices_equal_whole() {
       s.total_neurons = config.neurons;
       const auto part =
           hh::simulate<double>(exec, local, hh::Stimulus<double, memory_space>::generate(s));
-      const auto pv = host<double>(part.v), pn = host<double>(part.n);
-      const auto pc = host<std::int32_t>(part.spike_count);
+      const auto pv = to_host_vector<double>(part.v), pn = to_host_vector<double>(part.n);
+      const auto pc = to_host_vector<std::int32_t>(part.spike_count);
       for (std::int64_t k = 0; k < b.size(); ++k) {
         const auto K = static_cast<std::size_t>(b.begin + k), kk = static_cast<std::size_t>(k);
         EXPECT_EQ(pv[kk], v[K]) << "ranks " << ranks << " neuron " << K;

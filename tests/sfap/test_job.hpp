@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/error_message.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
 #include "portasim/sfap/hdf5_io.hpp"
@@ -39,16 +40,7 @@ inline std::string bytes_of(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-inline std::string error_of(const std::function<void()>& run) {
-  try {
-    run();
-  } catch (const portasim::Error& e) {
-    EXPECT_EQ(e.kind(), portasim::ErrorKind::invalid_argument) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no error";
-  return {};
-}
+using portasim::testing::error_message;
 
 template <class Exec>
 void job_is_compute_and_writes_its_file() {
@@ -108,7 +100,7 @@ void job_is_compute_and_writes_its_file() {
   ps::JobSpec over;
   over.input_path = output;
   over.output_path = "./" + output;
-  const std::string message = error_of([&] { ps::run_job(exec, over); });
+  const std::string message = error_message([&] { ps::run_job(exec, over); });
   EXPECT_NE(message.find("--output"), std::string::npos) << message;
   EXPECT_NE(message.find("--input"), std::string::npos) << message;
   EXPECT_EQ(bytes_of(output), before);
@@ -121,18 +113,18 @@ TEST(TEST_CATEGORY, sfap_job_is_compute_and_writes_its_file) {
 
 TEST(TEST_CATEGORY, sfap_job_validates_by_option_names) {
   ps::JobSpec spec;
-  EXPECT_NE(error_of([&] { ps::validate(spec); }).find("--input"), std::string::npos);
+  EXPECT_NE(error_message([&] { ps::validate(spec); }).find("--input"), std::string::npos);
   spec.inputs = unit();
   spec.dz_mm = 0.0;
-  EXPECT_NE(error_of([&] { ps::validate(spec); }).find("--dz must be finite and > 0"),
+  EXPECT_NE(error_message([&] { ps::validate(spec); }).find("--dz must be finite and > 0"),
             std::string::npos);
   spec.dz_mm.reset();
   spec.jitter_seed = 3;
-  EXPECT_NE(error_of([&] { ps::validate(spec); }).find("--jitter-seed has no effect"),
+  EXPECT_NE(error_message([&] { ps::validate(spec); }).find("--jitter-seed has no effect"),
             std::string::npos);
   spec.jitter_sd_ms = 0.1;
   spec.delays = false;
-  EXPECT_NE(error_of([&] { ps::validate(spec); }).find("--jitter-sd-ms has no effect"),
+  EXPECT_NE(error_message([&] { ps::validate(spec); }).find("--jitter-sd-ms has no effect"),
             std::string::npos);
   spec.delays = true;
   EXPECT_NO_THROW(ps::validate(spec));
