@@ -10,12 +10,11 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "portasim/core/error.hpp"
-#include "portasim/core/event.hpp"
-#include "portasim/core/instance_pool.hpp"
-#include "portasim/core/pinned_staging.hpp"
 #include "portasim/core/profiling_region.hpp"
+#include "portasim/core/streaming_pipeline.hpp"
 #include "portasim/hh/simulation.hpp"
 
 namespace portasim::hh::impl {
@@ -402,9 +401,9 @@ class Simulation {
     stream_traces(f, sink);
   }
 
-  // Traces larger than trace_chunk_bytes stream out: chunk c computes into device slot c%2
-  // on the compute instance while the copy instance moves chunk c-1 to pinned memory and
-  // the host hands chunk c-1 to the sink.
+  // Traces larger than trace_chunk_bytes stream out through the streaming pipeline: chunk c
+  // computes into device slot c % 2 on the compute instance while a copy instance moves
+  // chunk c-1 to pinned memory and the host hands chunk c-1 to the sink.
   template <Integrator Method>
   void stream_traces(AdvanceNeurons<Scalar, memory_space, Method>& f, TraceSink<Scalar>* sink) {
     const std::int64_t neurons = m_config.neurons;
@@ -414,74 +413,52 @@ class Simulation {
     const std::int64_t rows = std::clamp<std::int64_t>(
         static_cast<std::int64_t>(m_config.trace_chunk_bytes) / bytes_per_row, 1, m_samples);
     const std::int64_t chunks = (m_samples + rows - 1) / rows;
-    const int slots = chunks > 1 ? 2 : 1;
 
-    std::vector<Kokkos::View<Scalar***, Kokkos::LayoutRight, memory_space>> device;
-    for (int s = 0; s < slots; ++s)
-      device.emplace_back(
+    using slot_view = Kokkos::View<Scalar***, Kokkos::LayoutRight, memory_space>;
+    std::vector<slot_view> slots;
+    for (int s = 0; s < (chunks > 1 ? 2 : 1); ++s)
+      slots.emplace_back(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "portasim::hh::trace_chunk"), variables,
           rows, neurons);
-    PinnedStaging<Scalar, ExecutionSpace> staging(
-        slots, static_cast<std::size_t>(variables * rows * neurons), "portasim::hh::trace_host");
-    InstancePool<ExecutionSpace> copier(1);
-    const ExecutionSpace& copy = copier[0];
-    std::vector<Event<ExecutionSpace>> computed, copied;
-    for (int s = 0; s < slots; ++s) {
-      computed.emplace_back(false);
-      copied.emplace_back(false);
-    }
-    m_exec.fence();
-
-    auto hand_over = [&](std::int64_t chunk) {
-      const int slot = static_cast<int>(chunk % slots);
-      const auto host = staging.wait(slot);
-      const std::int64_t first = chunk * rows;
-      const std::int64_t count = std::min(rows, m_samples - first);
-      if (!sink) return;
-      TraceChunk<Scalar> view;
-      view.first_sample = first;
-      view.samples = count;
-      view.neurons = neurons;
-      const Scalar* base = host.data();
-      view.v = base;
-      if (variables == 4) {
-        const std::int64_t stride = rows * neurons;
-        view.m = base + stride;
-        view.h = base + 2 * stride;
-        view.n = base + 3 * stride;
-      }
-      sink->consume(view);
+    StreamingPipeline<slot_view, ExecutionSpace> pipeline(m_exec, std::move(slots),
+                                                          "portasim::hh::trace");
+    // Samples [first, first + count) of every variable, `rows` apart in the slot.
+    const auto hand_to_sink = [sink, rows, neurons, variables](std::int64_t first,
+                                                               std::int64_t count) {
+      return [=](const Scalar* base, std::size_t) {
+        if (!sink) return;
+        TraceChunk<Scalar> view;
+        view.first_sample = first;
+        view.samples = count;
+        view.neurons = neurons;
+        view.v = base;
+        if (variables == 4) {
+          const std::int64_t stride = rows * neurons;
+          view.m = base + stride;
+          view.h = base + 2 * stride;
+          view.n = base + 3 * stride;
+        }
+        sink->consume(view);
+      };
     };
 
     f.trace_variables = variables;
     for (std::int64_t c = 0; c < chunks; ++c) {
-      const int slot = static_cast<int>(c % slots);
       const std::int64_t first_row = c * rows;
       const std::int64_t last_row = std::min(m_samples, first_row + rows) - 1;
       f.first_row = first_row;
       f.first_step = c == 0 ? 0 : (first_row - 1) * m_config.every;
       f.end_step = c + 1 == chunks ? m_steps : last_row * m_config.every;
-      f.trace = device[static_cast<std::size_t>(slot)];
-      // The device slot is free once its previous copy to the host has finished.
-      if (copied[static_cast<std::size_t>(slot)].recorded())
-        copied[static_cast<std::size_t>(slot)].make_wait(m_exec);
+      f.trace = pipeline.begin_chunk();
       {
         ProfilingRegion region("kernel " + std::to_string(f.first_step) + "-" +
                                std::to_string(f.end_step));
         advance(m_exec, f);
       }
-      computed[static_cast<std::size_t>(slot)].record(m_exec);
-      computed[static_cast<std::size_t>(slot)].make_wait(copy);
-      {
-        ProfilingRegion region("D2H " + std::to_string(first_row) + "-" + std::to_string(last_row));
-        staging.copy_async(copy, slot, device[static_cast<std::size_t>(slot)]);
-      }
-      copied[static_cast<std::size_t>(slot)].record(copy);
-      if (c > 0) hand_over(c - 1);
+      pipeline.end_chunk(f.trace.span(), hand_to_sink(first_row, last_row - first_row + 1));
       report_progress(f.end_step);
     }
-    hand_over(chunks - 1);
-    copy.fence();
+    pipeline.finish();
   }
 
   ExecutionSpace m_exec;
