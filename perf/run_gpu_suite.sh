@@ -4,7 +4,7 @@
 # that our figures and theirs come from one machine and one run.
 # usage: perf/run_gpu_suite.sh STAGE_DIR OUT_DIR PART...
 #   parts: info tests disk sanitize sanitize-cli oom overlap hh hh-integrators hh-peer life life-peer sfap cpu
-#          blas-peer toolkit-linalg toolkit-memory toolkit toolkit-axis toolkit-cli scale
+#          blas-peer toolkit-linalg toolkit-memory toolkit toolkit-axis toolkit-cli scale life-mpi
 #   (toolkit plots every toolkit_*.json in OUT_DIR: run toolkit-linalg and toolkit-memory first)
 set -u
 stage=$1 out=$2
@@ -176,6 +176,29 @@ for part in "$@"; do
          --work "${BENCH_DIR:-/tmp}/portasim_scale" --out "$out/scaling.json") || status=1
       rm -rf "${BENCH_DIR:-/tmp}/portasim_scale"
       python3 perf/scale/plot_scaling.py "$out/scaling.json" "$out/scaling" || echo "(no plot: matplotlib missing; plot here)" ;;
+    life-mpi)
+      # The Life job over 2 and 4 MPI ranks against the same job on one rank without MPI, on
+      # this machine's GPUs (ranks share a GPU when there are fewer GPUs than ranks): the
+      # summary's cells/s, compute (and halo), copy (and gather), write and overlap.
+      ompi=${OPENMPI_PREFIX:-.openmpi}
+      if [ ! -f "$ompi/env.sh" ]; then echo "no $ompi/env.sh (scripts/stage_openmpi_prefix.sh)"; status=1; continue; fi
+      dir=${BENCH_DIR:-/tmp}/portasim_life_mpi
+      mkdir -p "$dir"
+      args=(life --width 8192 --height 8192 --steps 2000 --chunk-size 100 --every 10 --packed --seed 1
+            --output "$dir/life.h5")
+      for run in single 2 4; do
+        for engine in byte bits; do
+          echo "--- ranks $run, $engine engine: ${args[*]} --engine $engine" | tee -a "$out/life_mpi.txt"
+          if [ "$run" = single ]; then
+            PORTASIM_MPI=0 "$stage/bin/portasim" "${args[@]}" --engine "$engine" 2>&1 | tee -a "$out/life_mpi.txt"
+          else
+            (source "$ompi/env.sh" && mpirun -n "$run" --bind-to none --oversubscribe \
+               "$stage/bin/portasim" "${args[@]}" --engine "$engine") 2>&1 | tee -a "$out/life_mpi.txt"
+          fi
+          [ "${PIPESTATUS[0]}" = 0 ] || status=1
+        done
+      done
+      rm -rf "$dir" ;;
     *) echo "unknown part $part"; status=2 ;;
   esac
 done

@@ -28,8 +28,8 @@ void validate(const Config& c) {
           "grid too large");
   require(c.steps < std::numeric_limits<std::int64_t>::max(), "steps must be less than 2^63 - 1");
   const std::int64_t row_bytes = c.packed_output ? c.width / 8 : c.width;
-  checked_product("chunk size x height x width bytes of a chunk",
-                  {c.chunk_size, c.height, row_bytes});
+  checked_product("ceil(chunk size / every) x height x width bytes of a chunk",
+                  {c.chunk_size / c.every + (c.chunk_size % c.every != 0), c.height, row_bytes});
   checked_product("recorded generations x height x width bytes",
                   {c.steps / c.every + 1, c.height, row_bytes});
 }

@@ -111,7 +111,7 @@ expect_failure 2 "--t-ms / --dt-ms gives" hh --neurons 1 --t-ms 1e19 --dt-ms 1 -
 expect_failure 2 "--t-ms / --dt-ms gives" hh --neurons 1 --t-ms 1e13 --dt-ms 1 --output big.h5
 expect_failure 2 "give --max-spikes" hh --neurons 1 --t-ms 1e11 --dt-ms 1e6 --output big.h5
 expect_failure 2 "--neurons x samples" hh --neurons 4611686018427387904 --t-ms 1 --dt-ms 0.01 --record all --output big.h5
-expect_failure 2 "--chunk-size x --height x --width" \
+expect_failure 2 "ceil(--chunk-size / --every) x --height x --width" \
   life --width 2147483648 --height 2147483648 --chunk-size 4 --steps 4 --output big.h5
 expect_failure 2 "recorded generations (--steps / --every + 1) x --height x --width" \
   life --width 2147483648 --height 1024 --steps 4611686018427387904 --format h5 --output big.h5

@@ -3,5 +3,4 @@
 // without MPI too, as a single rank.
 #include "portasim/core/mpi/mpi.hpp"
 #include "portasim/distributed/hh.hpp"
-#include "portasim/distributed/life.hpp"
 #include "portasim/distributed/sfap.hpp"

@@ -1,8 +1,16 @@
 #pragma once
-// The streaming Game of Life: generations are computed in chunks on one instance while two
-// copy instances move finished chunks to pinned host memory and the host hands the chunk
-// before to a sink (files), so compute, transfer and output overlap. Device and host
-// memory are O(chunk x height x width), independent of the number of steps.
+// The streaming Game of Life: generations are computed in chunks on one instance while the
+// streaming pipeline (core/streaming_pipeline.hpp) moves finished chunks to pinned host
+// memory and hands the chunk before to a sink (files), so compute, transfer and output
+// overlap. Device and host memory hold the generations of two chunks, whatever the number
+// of steps.
+//
+// One run function serves one rank and many. Over MPI ranks the grid is split into row
+// blocks (rank r owns a contiguous block of rows, the first height % size ranks one row
+// more) with a ghost row above and below, exchanged every generation while the rows that
+// need no ghost row are stepped; results are byte for byte those of a single rank, for torus
+// and dead borders alike (a dead border is a ghost row of zeros at the first and last rank).
+// Ghost rows travel through pinned host buffers unless the MPI is CUDA-aware.
 
 #include <Kokkos_Core.hpp>
 
@@ -13,6 +21,8 @@
 
 #include "portasim/core/error.hpp"
 #include "portasim/core/execution_spaces.hpp"
+#include "portasim/core/mpi/communicator.hpp"
+#include "portasim/core/mpi/partition.hpp"
 #include "portasim/life/grid.hpp"
 
 namespace portasim::life {
@@ -80,29 +90,59 @@ struct RunStats {
   std::int64_t cells = 0;  // width x height
 };
 
-// Generation `start_generation` is `initial`; the run computes up to config.steps and hands
-// recorded generations to `sink` (may be null). Generation 0 itself is handed over as a
-// chunk of its own when start_generation == 0. The final grid is copied to `final_grid` if
-// given (same shape as `initial`).
+// Where a run over several ranks hands recorded generations: gathered, whole grids to the
+// root's sink (files identical to a single-rank run); per_rank, every rank's own block
+// (height = its rows) to its own sink.
+enum class RankOutput { gathered, per_rank };
+
+struct RankOptions {
+  RankOutput output = RankOutput::gathered;
+  bool device_aware_mpi = false;  // hand device pointers to a CUDA-aware MPI
+};
+
+// This rank's rows of a height-row grid.
+inline mpi::Block rows_of_rank(const mpi::Communicator& comm, std::int64_t height) {
+  return mpi::block_of(height, comm.rank(), comm.size());
+}
+
+// Generation `start_generation` is `local_initial`, this rank's rows (rows_of_rank; the whole
+// grid on one rank). The run computes up to config.steps and hands recorded generations to
+// `sink` (may be null): the root's in gathered mode (ignored on other ranks), each rank's own
+// in per_rank mode; a run records only when the root (gathered) or any rank (per_rank) has a
+// sink. Generation 0 itself is handed over as a chunk of its own when start_generation == 0.
+// The final rows are copied to `final_rows` if given (the shape of `local_initial`).
+// Statistics are global: population summed, times the slowest rank's. Collective: every
+// rank of `comm` calls it.
+template <class ExecutionSpace>
+RunStats run(const ExecutionSpace& exec, const mpi::Communicator& comm, const Config& config,
+             const ByteGrid<typename ExecutionSpace::memory_space>& local_initial,
+             std::int64_t start_generation, ChunkSink* sink, const RankOptions& options = {},
+             const ByteGrid<typename ExecutionSpace::memory_space>* final_rows = nullptr);
+
+// The run on one rank: the same function over the single-rank communicator.
 template <class ExecutionSpace>
 RunStats run(const ExecutionSpace& exec, const Config& config,
              const ByteGrid<typename ExecutionSpace::memory_space>& initial,
              std::int64_t start_generation, ChunkSink* sink,
-             const ByteGrid<typename ExecutionSpace::memory_space>* final_grid = nullptr);
+             const ByteGrid<typename ExecutionSpace::memory_space>* final_grid = nullptr) {
+  return run(exec, mpi::Communicator(), config, initial, start_generation, sink, RankOptions{},
+             final_grid);
+}
 
-// A random grid: cell (y, x) is alive when a counter-based uniform draw keyed by
-// (seed, y * width + x) is below `density`, identical on every backend.
+// A random grid, or rows first_row.. of one: cell (y, x) is alive when a counter-based
+// uniform draw keyed by (seed, y * width + x) is below `density`, identical on every backend
+// and for any split into rows.
 template <class ExecutionSpace>
 void fill_random(const ExecutionSpace& exec,
                  const ByteGrid<typename ExecutionSpace::memory_space>& grid, double density,
-                 std::uint64_t seed);
+                 std::uint64_t seed, std::int64_t first_row = 0);
 
-#define PORTASIM_LIFE_DECLARE(SPACE)                                                          \
-  extern template RunStats run<SPACE>(const SPACE&, const Config&,                            \
-                                      const ByteGrid<SPACE::memory_space>&, std::int64_t,     \
-                                      ChunkSink*, const ByteGrid<SPACE::memory_space>*);      \
-  extern template void fill_random<SPACE>(const SPACE&, const ByteGrid<SPACE::memory_space>&, \
-                                          double, std::uint64_t);
+#define PORTASIM_LIFE_DECLARE(SPACE)                                                               \
+  extern template RunStats run<SPACE>(                                                             \
+      const SPACE&, const mpi::Communicator&, const Config&, const ByteGrid<SPACE::memory_space>&, \
+      std::int64_t, ChunkSink*, const RankOptions&, const ByteGrid<SPACE::memory_space>*);         \
+  extern template void fill_random<SPACE>(const SPACE&, const ByteGrid<SPACE::memory_space>&,      \
+                                          double, std::uint64_t, std::int64_t);
 PORTASIM_FOR_EACH_EXECUTION_SPACE(PORTASIM_LIFE_DECLARE)
 
 }  // namespace portasim::life

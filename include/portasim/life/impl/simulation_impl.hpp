@@ -5,16 +5,17 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "portasim/core/counter_rng.hpp"
-#include "portasim/core/event.hpp"
-#include "portasim/core/event_timer.hpp"
-#include "portasim/core/instance_pool.hpp"
-#include "portasim/core/pinned_staging.hpp"
 #include "portasim/core/profiling_region.hpp"
+#include "portasim/core/streaming_pipeline.hpp"
 #include "portasim/life/engines.hpp"
+#include "portasim/life/impl/background_writer.hpp"
+#include "portasim/life/impl/engine_state.hpp"
 #include "portasim/life/simulation.hpp"
 
 namespace portasim::life {
@@ -22,221 +23,213 @@ namespace portasim::life {
 template <class ExecutionSpace>
 void fill_random(const ExecutionSpace& exec,
                  const ByteGrid<typename ExecutionSpace::memory_space>& grid, double density,
-                 std::uint64_t seed) {
+                 std::uint64_t seed, std::int64_t first_row) {
   require_in_range("density", density, 0.0, 1.0);
+  require_non_negative("first row", first_row);
   const std::int64_t width = static_cast<std::int64_t>(grid.extent(1));
+  const std::uint64_t offset = static_cast<std::uint64_t>(first_row * width);
   Kokkos::parallel_for(
       "portasim::life::fill_random",
       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
           exec, 0, std::int64_t(grid.extent(0)) * width),
       KOKKOS_LAMBDA(const std::int64_t i) {
+        // The draw of the same cell in the whole grid: keyed by its global flat index.
         grid(i / width, i % width) =
-            counter_uniform(seed, 0, static_cast<std::uint64_t>(i)) < density;
+            counter_uniform(seed, 0, offset + static_cast<std::uint64_t>(i)) < density;
       });
 }
 
 namespace impl {
 
-// The engine's state: two grids of bytes or of words, swapped every generation.
-template <class ExecutionSpace>
-class EngineState {
+// Where the recorded chunks of this rank go. On one rank, to the sink on the calling thread:
+// the host is free while the device computes the next chunk. Over several ranks the host
+// drives the halo exchange of every generation, so chunks are gathered to the root (or,
+// per rank, copied out of pinned memory) on the calling thread, the only one that calls
+// MPI, and written by a BackgroundWriter while the next chunk is computed.
+class ChunkDelivery {
  public:
-  using memory_space = typename ExecutionSpace::memory_space;
-  using byte_slice = Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, memory_space,
-                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using word_slice = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, memory_space,
-                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  ChunkDelivery(const mpi::Communicator& comm, const Config& config, ChunkSink* sink,
+                RankOutput output)
+      : m_comm(comm), m_config(config),
+        m_gathered(comm.size() > 1 && output == RankOutput::gathered) {
+    m_sink = (m_gathered && !comm.is_root()) ? nullptr : sink;
+    m_records = comm.max(std::int64_t(m_sink != nullptr)) > 0;
+    if (comm.size() > 1 && m_sink) m_writer = std::make_unique<BackgroundWriter>(*m_sink);
+    const std::int64_t row_bytes = row_bytes_of(config);
+    for (int r = 0; r < comm.size(); ++r)
+      m_bytes_per_rank.push_back(static_cast<std::size_t>(
+          mpi::block_of(config.height, r, comm.size()).size() * row_bytes));
+  }
 
-  EngineState(const ExecutionSpace& exec, const Config& config,
-              const ByteGrid<memory_space>& initial)
-      : m_exec(exec), m_config(config) {
-    const auto alloc = [](const char* label) {
-      return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
-    };
-    if (config.engine == Engine::bits) {
-      for (auto& w : m_words)
-        w = WordGrid<memory_space>(alloc("portasim::life::words"), config.height,
-                                   config.width / cells_per_word);
-      pack_bits(exec, initial, m_words[0]);
-    } else {
-      for (auto& b : m_bytes)
-        b = ByteGrid<memory_space>(alloc("portasim::life::cells"), config.height, config.width);
-      Kokkos::deep_copy(exec, m_bytes[0], initial);
+  // True when some rank writes: then every rank records and takes part in the gathers.
+  bool records() const noexcept { return m_records; }
+
+  static std::int64_t row_bytes_of(const Config& config) {
+    return config.packed_output ? config.width / 8 : config.width;
+  }
+
+  // `local`: this rank's rows of the chunk's generations, in pinned host memory.
+  void deliver(const Chunk& local) {
+    const auto began = std::chrono::steady_clock::now();
+    if (!m_writer && !m_gathered) {  // one rank: the sink writes here
+      if (m_sink) m_sink->write(local);
+      m_write_seconds += seconds_since(began);
+      return;
     }
-  }
-
-  void step() {
-    const int next = 1 - m_current;
-    if (m_config.engine == Engine::bits)
-      step_bits(m_exec, m_config.boundary, m_words[m_current], m_words[next]);
-    else step_bytes(m_exec, m_config.boundary, m_bytes[m_current], m_bytes[next]);
-    m_current = next;
-  }
-
-  // Writes the current generation into `target` (height x row_bytes bytes), as cells or packed.
-  void emit(std::uint8_t* target) const {
-    const std::int64_t h = m_config.height, w = m_config.width;
-    if (!m_config.packed_output) {
-      byte_slice out(target, h, w);
-      if (m_config.engine == Engine::bits) unpack_bits(m_exec, m_words[m_current], out);
-      else Kokkos::deep_copy(m_exec, out, m_bytes[m_current]);
-    } else {
-      word_slice out(reinterpret_cast<std::uint64_t*>(target), h, w / cells_per_word);
-      if (m_config.engine == Engine::bits) Kokkos::deep_copy(m_exec, out, m_words[m_current]);
-      else pack_bits(m_exec, m_bytes[m_current], out);
+    const std::size_t local_bytes = static_cast<std::size_t>(local.height * local.row_bytes);
+    Chunk chunk = local;
+    std::uint8_t* buffer = nullptr;
+    if (m_gathered) {
+      chunk.height = m_config.height;
+      const std::size_t grid_bytes = static_cast<std::size_t>(chunk.height * chunk.row_bytes);
+      if (m_writer)
+        buffer = m_writer->next_buffer(grid_bytes * static_cast<std::size_t>(chunk.count));
+      for (std::int64_t i = 0; i < chunk.count; ++i)
+        m_comm.gatherv(local.data + static_cast<std::size_t>(i) * local_bytes, local_bytes,
+                       buffer ? buffer + static_cast<std::size_t>(i) * grid_bytes : nullptr,
+                       m_bytes_per_rank);
+    } else if (m_writer) {
+      const std::size_t bytes = local_bytes * static_cast<std::size_t>(chunk.count);
+      buffer = m_writer->next_buffer(bytes);
+      std::memcpy(buffer, local.data, bytes);
     }
+    if (m_writer)
+      m_writer->post(chunk,
+                     std::vector<std::int64_t>(local.generations, local.generations + local.count));
+    m_gather_seconds += seconds_since(began);
   }
 
-  void copy_to(const ByteGrid<memory_space>& grid) const {
-    if (m_config.engine == Engine::bits) unpack_bits(m_exec, m_words[m_current], grid);
-    else Kokkos::deep_copy(m_exec, grid, m_bytes[m_current]);
+  void finish() {
+    if (m_writer) m_writer->finish();
   }
-
-  std::int64_t population() const {
-    return m_config.engine == Engine::bits ? population_of_words(m_exec, m_words[m_current])
-                                           : population_of_bytes(m_exec, m_bytes[m_current]);
-  }
+  double gather_seconds() const noexcept { return m_gather_seconds; }
+  double write_seconds() const { return m_writer ? m_writer->write_seconds() : m_write_seconds; }
 
  private:
-  ExecutionSpace m_exec;
+  static double seconds_since(std::chrono::steady_clock::time_point began) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  }
+
+  mpi::Communicator m_comm;
   Config m_config;
-  ByteGrid<memory_space> m_bytes[2];
-  WordGrid<memory_space> m_words[2];
-  int m_current = 0;
+  bool m_gathered;
+  ChunkSink* m_sink = nullptr;
+  bool m_records = false;
+  std::vector<std::size_t> m_bytes_per_rank;
+  std::unique_ptr<BackgroundWriter> m_writer;
+  double m_gather_seconds = 0, m_write_seconds = 0;
 };
+
+template <class ExecutionSpace>
+void check_run_arguments(const mpi::Communicator& comm, const Config& config,
+                         const ByteGrid<typename ExecutionSpace::memory_space>& local_initial,
+                         std::int64_t start_generation) {
+  validate(config);
+  require(config.height >= comm.size(),
+          "life: " + std::to_string(comm.size()) + " ranks need a grid of at least " +
+              std::to_string(comm.size()) + " rows, got " + std::to_string(config.height));
+  const std::int64_t rows = rows_of_rank(comm, config.height).size();
+  if (static_cast<std::int64_t>(local_initial.extent(0)) != rows ||
+      static_cast<std::int64_t>(local_initial.extent(1)) != config.width)
+    require(false,
+            (comm.size() > 1 ? "rank " + std::to_string(comm.rank()) + ": " : std::string()) +
+                "initial grid is " + std::to_string(local_initial.extent(0)) + " x " +
+                std::to_string(local_initial.extent(1)) + ", expected " + std::to_string(rows) +
+                " x " + std::to_string(config.width));
+  require(start_generation >= 0 && start_generation <= config.steps,
+          "start generation " + std::to_string(start_generation) + " is outside 0.." +
+              std::to_string(config.steps));
+}
 
 }  // namespace impl
 
 template <class ExecutionSpace>
-RunStats run(const ExecutionSpace& exec, const Config& config,
-             const ByteGrid<typename ExecutionSpace::memory_space>& initial,
-             std::int64_t start_generation, ChunkSink* sink,
-             const ByteGrid<typename ExecutionSpace::memory_space>* final_grid) {
+RunStats run(const ExecutionSpace& exec, const mpi::Communicator& comm, const Config& config,
+             const ByteGrid<typename ExecutionSpace::memory_space>& local_initial,
+             std::int64_t start_generation, ChunkSink* sink, const RankOptions& options,
+             const ByteGrid<typename ExecutionSpace::memory_space>* final_rows) {
   using memory_space = typename ExecutionSpace::memory_space;
-  validate(config);
-  require(static_cast<std::int64_t>(initial.extent(0)) == config.height &&
-              static_cast<std::int64_t>(initial.extent(1)) == config.width,
-          "initial grid is " + std::to_string(initial.extent(0)) + " x " +
-              std::to_string(initial.extent(1)) + ", expected " + std::to_string(config.height) +
-              " x " + std::to_string(config.width));
-  require(start_generation >= 0 && start_generation <= config.steps,
-          "start generation " + std::to_string(start_generation) + " is outside 0.." +
-              std::to_string(config.steps));
   using clock = std::chrono::steady_clock;
+  impl::check_run_arguments<ExecutionSpace>(comm, config, local_initial, start_generation);
   const auto setup_began = clock::now();
 
   RunStats stats;
   stats.first_generation = start_generation;
   stats.last_generation = config.steps;
   stats.cells = config.width * config.height;
-  const std::int64_t row_bytes = config.packed_output ? config.width / 8 : config.width;
-  const std::int64_t grid_bytes = config.height * row_bytes;
+  impl::ChunkDelivery delivery(comm, config, sink, options.output);
+  impl::EngineState<ExecutionSpace> state(exec, comm, config, local_initial,
+                                          options.device_aware_mpi);
+  const std::int64_t row_bytes = impl::ChunkDelivery::row_bytes_of(config);
+  const std::int64_t rows = state.rows(), local_bytes = rows * row_bytes;
   // Recorded generations per chunk, at most: a chunk spans at most chunk_size consecutive
   // generations, of which every every-th is recorded, so ceil(chunk_size / every) (at least
   // the one grid of generation 0). Buffers for unrecorded generations would only cost
-  // memory. Nothing is recorded without a sink.
-  const std::int64_t capacity =
-      sink ? config.chunk_size / config.every + (config.chunk_size % config.every != 0) : 0;
-
-  impl::EngineState<ExecutionSpace> state(exec, config, initial);
-  InstancePool<ExecutionSpace> copiers(2);
-  std::vector<Kokkos::View<std::uint8_t*, memory_space>> device;
+  // memory. Nothing is recorded where no rank writes.
+  const std::int64_t capacity = delivery.records() ? config.chunk_size / config.every +
+                                                         (config.chunk_size % config.every != 0)
+                                                   : 0;
+  using slot_view = Kokkos::View<std::uint8_t*, memory_space>;
+  std::vector<slot_view> slots;
   for (int s = 0; s < 2; ++s)
-    device.emplace_back(Kokkos::view_alloc(Kokkos::WithoutInitializing, "portasim::life::chunk"),
-                        capacity * grid_bytes);
-  PinnedStaging<std::uint8_t, ExecutionSpace> host(
-      2, static_cast<std::size_t>(capacity * grid_bytes), "portasim::life::chunk_host");
-  std::vector<Event<ExecutionSpace>> computed, copied;
-  std::vector<EventTimer<ExecutionSpace>> compute_timers, copy_timers;
-  for (int s = 0; s < 2; ++s) {
-    computed.emplace_back(false);
-    copied.emplace_back(false);
-    compute_timers.emplace_back(exec);
-    copy_timers.emplace_back(copiers[s]);
-  }
-  std::vector<std::int64_t> numbers[2];
-  Chunk pending[2];
-
-  auto hand_over = [&](int slot) {
-    const auto data = host.wait(slot);
-    stats.compute_seconds += compute_timers[slot].elapsed_ms() * 1e-3;
-    stats.copy_seconds += copy_timers[slot].elapsed_ms() * 1e-3;
-    if (!sink || pending[slot].count == 0) return;
-    Chunk chunk = pending[slot];
-    chunk.data = data.data();
-    chunk.generations = numbers[slot].data();
-    const auto t0 = clock::now();
-    sink->write(chunk);
-    stats.write_seconds += std::chrono::duration<double>(clock::now() - t0).count();
+    slots.emplace_back(Kokkos::view_alloc(Kokkos::WithoutInitializing, "portasim::life::chunk"),
+                       capacity * local_bytes);
+  StreamingPipeline<slot_view, ExecutionSpace> pipeline(exec, std::move(slots),
+                                                        "portasim::life::chunk");
+  // Ends the open chunk of the pipeline: `numbers` are the generations emitted into it.
+  const auto end_chunk = [&](std::int64_t first, std::int64_t last,
+                             std::vector<std::int64_t> numbers) {
+    const std::int64_t count = static_cast<std::int64_t>(numbers.size());
+    pipeline.end_chunk(static_cast<std::size_t>(count * local_bytes),
+                       [&delivery, &config, first, last, count, rows, row_bytes,
+                        numbers = std::move(numbers)](const std::uint8_t* data, std::size_t) {
+                         delivery.deliver(Chunk{first, last, count, numbers.data(), data, rows,
+                                                row_bytes, config.packed_output});
+                       });
   };
 
   exec.fence();
-  copiers.fence_all();
+  comm.barrier();
   stats.setup_seconds = std::chrono::duration<double>(clock::now() - setup_began).count();
   const auto began = clock::now();
-  if (start_generation == 0 && sink) {
+  if (start_generation == 0 && delivery.records()) {
     // Generation 0 as a chunk of its own (the Python tool's {base}_000000.npy).
-    auto slot0 = Kokkos::subview(device[0], Kokkos::make_pair(std::int64_t(0), grid_bytes));
-    state.emit(slot0.data());
-    exec.fence();
-    auto host0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), slot0);
-    const std::int64_t zero = 0;
-    Chunk chunk{0, 0, 1, &zero, host0.data(), config.height, row_bytes, config.packed_output};
-    const auto t0 = clock::now();
-    sink->write(chunk);
-    stats.write_seconds += std::chrono::duration<double>(clock::now() - t0).count();
+    state.emit(pipeline.begin_chunk().data());
+    end_chunk(0, 0, {0});
   }
-
-  std::int64_t generation = start_generation;
-  std::int64_t index = 0;
-  while (generation < config.steps) {
-    const int slot = static_cast<int>(index % 2);
+  for (std::int64_t generation = start_generation; generation < config.steps;) {
     // Chunks are aligned to multiples of chunk_size, so a resumed run continues the same files.
     const std::int64_t first = generation + 1;
     const std::int64_t last =
         std::min(config.steps, (generation / config.chunk_size + 1) * config.chunk_size);
-    if (copied[slot].recorded()) copied[slot].make_wait(exec);  // the device slot is free again
-    numbers[slot].clear();
-    compute_timers[slot].start();
+    std::uint8_t* slot = pipeline.begin_chunk().data();
+    std::vector<std::int64_t> numbers;
     {
       ProfilingRegion region("kernel " + std::to_string(first) + "-" + std::to_string(last));
       for (std::int64_t g = first; g <= last; ++g) {
         state.step();
-        if (sink && g % config.every == 0) {
-          state.emit(device[slot].data() +
-                     static_cast<std::int64_t>(numbers[slot].size()) * grid_bytes);
-          numbers[slot].push_back(g);
+        if (delivery.records() && g % config.every == 0) {
+          state.emit(slot + static_cast<std::int64_t>(numbers.size()) * local_bytes);
+          numbers.push_back(g);
         }
       }
     }
-    compute_timers[slot].stop();
-    computed[slot].record(exec);
-    computed[slot].make_wait(copiers[slot]);
-    const std::int64_t count = static_cast<std::int64_t>(numbers[slot].size());
-    copy_timers[slot].start();
-    if (count > 0) {
-      ProfilingRegion region("D2H " + std::to_string(first) + "-" + std::to_string(last));
-      host.copy_async(
-          copiers[slot], slot,
-          Kokkos::subview(device[slot], Kokkos::make_pair(std::int64_t(0), count * grid_bytes)));
-    }
-    copy_timers[slot].stop();
-    copied[slot].record(copiers[slot]);
-    pending[slot] =
-        Chunk{first, last, count, nullptr, nullptr, config.height, row_bytes, config.packed_output};
-    if (index > 0) hand_over(1 - slot);
+    end_chunk(first, last, std::move(numbers));
+    ++stats.chunks;
     generation = last;
-    ++index;
   }
-  if (index > 0) hand_over(static_cast<int>((index - 1) % 2));
-  copiers.fence_all();
-  stats.chunks = index;
-  stats.final_population = state.population();
-  if (final_grid) {
-    state.copy_to(*final_grid);
+  pipeline.finish();
+  delivery.finish();
+  stats.final_population = comm.sum(state.population());
+  if (final_rows) {
+    state.copy_to(*final_rows);
     exec.fence();
   }
-  stats.seconds = std::chrono::duration<double>(clock::now() - began).count();
+  stats.seconds = comm.max(std::chrono::duration<double>(clock::now() - began).count());
+  const auto& timings = pipeline.timings();
+  stats.compute_seconds = comm.max(timings.compute_seconds);
+  stats.copy_seconds = comm.max(timings.copy_seconds + delivery.gather_seconds());
+  stats.write_seconds = comm.max(delivery.write_seconds());
   return stats;
 }
 
