@@ -111,7 +111,8 @@ JobReport run_job(const ExecutionSpace& exec, const JobSpec& spec, const JobCont
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   Result<Kokkos::HostSpace> whole =
-      split ? distributed::gather_result(comm, to_host(result), fibers) : to_host(result);
+      split ? distributed::gather_result(comm, to_host(exec, result), fibers)
+            : to_host(exec, result);
   JobReport report;
   report.summary.backend = ExecutionSpace::name();
   report.summary.ranks = comm.size();

@@ -54,4 +54,26 @@ void copy(const ExecutionSpace& exec, const Destination& destination, const Sour
   Kokkos::deep_copy(exec, destination, source);
 }
 
+// Kokkos::create_mirror_view_and_copy(HostSpace(), source) on an instance: `source` itself
+// where its memory is the host's, else a new host view (labelled `label`: reading a device
+// view's own label is a blocking copy) filled by a copy on `exec`. Returns after
+// exec.fence(), so the data can be read. Kokkos 3.4's takes no instance, and without one
+// Kokkos fences every instance of the device, even where it copies nothing.
+template <class ExecutionSpace, class View>
+typename View::HostMirror host_mirror_and_copy(const ExecutionSpace& exec, const View& source,
+                                               const std::string& label = "portasim::host_mirror") {
+  using Mirror = typename View::HostMirror;
+  Mirror mirror;
+  if constexpr (std::is_same<typename Mirror::memory_space, typename View::memory_space>::value) {
+    mirror = source;
+  } else {
+    typename Mirror::non_const_type copy(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                                         source.layout());
+    Kokkos::deep_copy(exec, copy, source);
+    mirror = copy;
+  }
+  exec.fence();
+  return mirror;
+}
+
 }  // namespace portasim

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "portasim/core/hdf5_file.hpp"
+#include "portasim/core/transfers.hpp"
 #include "portasim/sfap/compute.hpp"
 #include "portasim/sfap/input_file.hpp"
 
@@ -57,13 +58,12 @@ Inputs<typename ExecutionSpace::memory_space> upload(const ExecutionSpace& exec,
   return in;
 }
 
-// Host copies of a result (the same views when it is already on the host).
-template <class MemorySpace>
-Result<Kokkos::HostSpace> to_host(const Result<MemorySpace>& r) {
+// Host copies of a result (the same views when it is already on the host), copied on `exec`
+// after the work enqueued on it.
+template <class ExecutionSpace, class MemorySpace>
+Result<Kokkos::HostSpace> to_host(const ExecutionSpace& exec, const Result<MemorySpace>& r) {
   Result<Kokkos::HostSpace> h;
-  auto copy = [](const auto& v) {
-    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  };
+  auto copy = [&](const auto& v) { return host_mirror_and_copy(exec, v, "sfap_host_result"); };
   h.t = copy(r.t);
   h.sfaps_pre_shift = copy(r.sfaps_pre_shift);
   h.sfaps_post_shift = copy(r.sfaps_post_shift);
@@ -84,6 +84,12 @@ Result<Kokkos::HostSpace> to_host(const Result<MemorySpace>& r) {
   h.n_electrodes = r.n_electrodes;
   h.n_z_max = r.n_z_max;
   return h;
+}
+
+// The same on the default instance of the memory space's execution space.
+template <class MemorySpace>
+Result<Kokkos::HostSpace> to_host(const Result<MemorySpace>& r) {
+  return to_host(typename MemorySpace::execution_space(), r);
 }
 
 // Writes /outputs (t, sfaps_pre_shift, and where present sfaps_post_shift, muap, mnap_delays)

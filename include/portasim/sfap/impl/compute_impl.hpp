@@ -24,6 +24,7 @@
 #include "portasim/core/compat.hpp"
 #include "portasim/core/counter_rng.hpp"
 #include "portasim/core/error.hpp"
+#include "portasim/core/transfers.hpp"
 #include "portasim/sfap/compute.hpp"
 #include "portasim/sfap/physics.hpp"
 
@@ -601,8 +602,10 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
   res.t = time_axis_impl(exec, all.endplate_z, all.conduction_velocity, left, right, dt);
   const std::int64_t nt = res.t.extent(0);
   res.nt = nt;
+  // Allocated with the instance: a View of a struct is destroyed by a kernel, which
+  // otherwise runs on the default instance of the memory space's execution space.
   Kokkos::View<FiberGrid*, MemorySpace> grids(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_grids"), nf);
+      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "sfap_grids"), nf);
   res.n_z = decltype(res.n_z)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_n_z"), nf);
   res.mirror_shift = decltype(res.mirror_shift)(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_mirror_shift"), nf);
@@ -814,7 +817,7 @@ current_density_impl(const ExecutionSpace& exec,
   using MemorySpace = typename ExecutionSpace::memory_space;
   const std::int64_t n = z.extent(0), nt = t.extent(0);
   require(n >= 2, "sfap::current_density: z needs at least 2 points");
-  Kokkos::View<FiberGrid*, MemorySpace> grid("sfap_grid", 1);
+  Kokkos::View<FiberGrid*, MemorySpace> grid(Kokkos::view_alloc(exec, "sfap_grid"), 1);
   const double sigma_i = o.sigma_i, d1 = o.d1, half_width = o.endplate_half_width_mm;
   const bool suppress = o.suppress_endplate, corrected = o.corrected_source;
   Kokkos::parallel_for(
@@ -849,7 +852,7 @@ current_density_impl(const ExecutionSpace& exec,
         }
       });
   if (mirror_shift_out) {
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), grid);
+    auto host = host_mirror_and_copy(exec, grid, "sfap_grid_host");
     *mirror_shift_out = host(0).mirror_shift;
   }
   return cd;
