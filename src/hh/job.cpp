@@ -299,7 +299,7 @@ JobReport<Scalar> run_job(const ExecutionSpace& exec, const JobSpec& spec,
     sink = split ? static_cast<TraceSink<Scalar>*>(&gathered) : &root_sink;
   const auto result = simulate<Scalar>(exec, local, stimulus.stimulus, sink, per_neuron);
   // On one rank this is a host copy of the result; on many, the gathered whole on the root.
-  const Result<Scalar, Kokkos::HostSpace> whole = distributed::gather_result(comm, result);
+  const Result<Scalar, Kokkos::HostSpace> whole = distributed::gather_result(exec, comm, result);
 
   JobReport<Scalar> report;
   report.summary.backend = ExecutionSpace::name();

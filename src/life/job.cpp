@@ -14,6 +14,7 @@
 #include "portasim/core/hdf5_file.hpp"
 #include "portasim/core/human_number.hpp"
 #include "portasim/core/input_protection.hpp"
+#include "portasim/core/transfers.hpp"
 #include "portasim/life/outputs.hpp"
 
 namespace portasim::life {
@@ -258,9 +259,7 @@ template <class ExecutionSpace>
 HostGrid gather_grid(const ExecutionSpace& exec, const mpi::Communicator& comm,
                      const Config& config,
                      const ByteGrid<typename ExecutionSpace::memory_space>& rows) {
-  auto host = Kokkos::create_mirror_view(Kokkos::HostSpace(), rows);
-  Kokkos::deep_copy(exec, host, rows);
-  exec.fence();
+  const auto host = host_mirror_and_copy(exec, rows, "portasim::life::final_host");
   HostGrid grid{config.height, config.width, {}};
   if (comm.is_root()) grid.cells.resize(static_cast<std::size_t>(config.height * config.width));
   std::vector<std::size_t> bytes_per_rank;

@@ -24,6 +24,7 @@
 #include "portasim/core/hdf5_file.hpp"
 #include "portasim/core/job.hpp"
 #include "portasim/core/memory_pool.hpp"
+#include "portasim/core/transfers.hpp"
 #include "portasim/toolkit/job.hpp"
 
 namespace portasim::toolkit::seed {
@@ -99,10 +100,7 @@ struct Linspace {
 // enqueued on exec.
 template <class Exec, class View>
 auto to_host(const Exec& exec, const View& view) {
-  auto host = Kokkos::create_mirror_view(view);
-  Kokkos::deep_copy(exec, host, view);
-  exec.fence();
-  return host;
+  return host_mirror_and_copy(exec, view);  // no mirror initialised on the default instance
 }
 
 template <class HostView>

@@ -15,10 +15,12 @@
 //   of the default instance, other than those Kokkos makes itself around memory management
 //   and for the tool; the job's own instance and its internal copy instances may be fenced.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <cstdio>
 #include <iostream>
 #include <mutex>
 #include <string>
@@ -26,7 +28,7 @@
 
 #include "portasim/core/instance_pool.hpp"
 #include "portasim/hh/job.hpp"
-#include "portasim/life/simulation.hpp"
+#include "portasim/life/job.hpp"
 #include "portasim/sfap/job.hpp"
 #include "sfap/sfap_test_support.hpp"
 
@@ -227,25 +229,27 @@ void sfap_job_stays_on_its_instance() {
 }
 
 template <class Exec>
-void life_run_stays_on_its_instance() {
-  using memory_space = typename Exec::memory_space;
+void life_job_stays_on_its_instance() {
   portasim::InstancePool<Exec> pool(1);
   const Exec& exec = pool[0];
-  portasim::life::Config config;
-  config.height = 24;
-  config.width = 128;
-  config.steps = 23;
-  config.chunk_size = 10;
-  // The grids are the caller's, made before the run: their setup is not the run's work.
-  portasim::life::ByteGrid<memory_space> initial("initial", config.height, config.width);
-  portasim::life::ByteGrid<memory_space> last("last", config.height, config.width);
-  portasim::life::fill_random(exec, initial, 0.35, 99);
-  exec.fence();
+  portasim::life::JobSpec spec;
+  spec.config.height = 24;
+  spec.config.width = 128;
+  spec.config.steps = 23;
+  spec.config.chunk_size = 10;
+  spec.config.engine = portasim::life::Engine::bits;
+  spec.seed = 99;
+  spec.keep_final_grid = true;
+  // A name of its own: CTest runs the backends and thread counts side by side.
+  spec.output_path =
+      std::string("instance_use_life_") + Exec::name() + "_" + std::to_string(::getpid()) + ".h5";
   int chunks = 0;
   portasim::life::ChunkCallback sink([&](const portasim::life::Chunk&) { ++chunks; });
-  expect_job_on_instance(exec,
-                         [&] { portasim::life::run(exec, config, initial, 0, &sink, &last); });
+  portasim::life::JobReport report;
+  expect_job_on_instance(exec, [&] { report = portasim::life::run_job(exec, spec, {}, &sink); });
   EXPECT_EQ(chunks, 4);
+  EXPECT_TRUE(report.final_grid.has_value());
+  std::remove(spec.output_path.c_str());
 }
 
 // The check itself: a kernel on the default instance, and (where Kokkos reports fences) a
@@ -290,7 +294,7 @@ void checker_catches_default_instance_work() {
 
 TEST(TEST_CATEGORY, instance_use_hh_job) { hh_job_stays_on_its_instance<TEST_EXECSPACE>(); }
 TEST(TEST_CATEGORY, instance_use_sfap_job) { sfap_job_stays_on_its_instance<TEST_EXECSPACE>(); }
-TEST(TEST_CATEGORY, instance_use_life_run) { life_run_stays_on_its_instance<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, instance_use_life_job) { life_job_stays_on_its_instance<TEST_EXECSPACE>(); }
 TEST(TEST_CATEGORY, instance_use_checker_catches_default_instance) {
   checker_catches_default_instance_work<TEST_EXECSPACE>();
 }

@@ -15,6 +15,7 @@
 #include "portasim/core/error.hpp"
 #include "portasim/core/mpi/communicator.hpp"
 #include "portasim/core/mpi/partition.hpp"
+#include "portasim/core/transfers.hpp"
 #include "portasim/hh/simulation.hpp"
 
 namespace portasim::distributed {
@@ -99,9 +100,10 @@ class GatheredTraceSink : public hh::TraceSink<Scalar> {
 };
 
 namespace impl {
-template <class T, class View>
-std::vector<T> to_vector(const View& view) {
-  auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+// A view's values on the host, copied on `exec` (never a fence of the whole device).
+template <class T, class ExecutionSpace, class View>
+std::vector<T> to_vector(const ExecutionSpace& exec, const View& view) {
+  const auto mirror = host_mirror_and_copy(exec, view);
   return std::vector<T>(mirror.data(), mirror.data() + mirror.span());
 }
 
@@ -130,30 +132,32 @@ Kokkos::View<T*, Kokkos::HostSpace> host_view(const std::vector<T>& values, cons
 }  // namespace impl
 
 // The whole population's result on the root (host views, CSR offsets renumbered; times the
-// slowest rank's, dropped spikes summed); an empty result elsewhere. Collective.
-template <class Scalar, class MemorySpace>
-hh::Result<Scalar, Kokkos::HostSpace> gather_result(const mpi::Communicator& comm,
-                                                    const hh::Result<Scalar, MemorySpace>& local) {
+// slowest rank's, dropped spikes summed); an empty result elsewhere. Collective. The
+// copies to the host run on `exec`, the instance that computed `local`.
+template <class Scalar, class ExecutionSpace>
+hh::Result<Scalar, Kokkos::HostSpace> gather_result(
+    const ExecutionSpace& exec, const mpi::Communicator& comm,
+    const hh::Result<Scalar, typename ExecutionSpace::memory_space>& local) {
   using impl::gather_values;
   using impl::host_view;
   using impl::to_vector;
   hh::Result<Scalar, Kokkos::HostSpace> whole;
-  whole.v = host_view(gather_values(comm, to_vector<Scalar>(local.v)), "hh_v");
-  whole.m = host_view(gather_values(comm, to_vector<Scalar>(local.m)), "hh_m");
-  whole.h = host_view(gather_values(comm, to_vector<Scalar>(local.h)), "hh_h");
-  whole.n = host_view(gather_values(comm, to_vector<Scalar>(local.n)), "hh_n");
+  whole.v = host_view(gather_values(comm, to_vector<Scalar>(exec, local.v)), "hh_v");
+  whole.m = host_view(gather_values(comm, to_vector<Scalar>(exec, local.m)), "hh_m");
+  whole.h = host_view(gather_values(comm, to_vector<Scalar>(exec, local.h)), "hh_h");
+  whole.n = host_view(gather_values(comm, to_vector<Scalar>(exec, local.n)), "hh_n");
   if (local.spike_count.extent(0) > 0) {
-    whole.spike_count = host_view(gather_values(comm, to_vector<std::int32_t>(local.spike_count)),
-                                  "hh_spike_count");
-    whole.spike_times =
-        host_view(gather_values(comm, to_vector<double>(local.spike_times)), "hh_spike_times");
+    whole.spike_count = host_view(
+        gather_values(comm, to_vector<std::int32_t>(exec, local.spike_count)), "hh_spike_count");
+    whole.spike_times = host_view(gather_values(comm, to_vector<double>(exec, local.spike_times)),
+                                  "hh_spike_times");
     whole.firing_rate_hz =
-        host_view(gather_values(comm, to_vector<double>(local.firing_rate_hz)), "hh_rate");
+        host_view(gather_values(comm, to_vector<double>(exec, local.firing_rate_hz)), "hh_rate");
     whole.mean_isi_ms =
-        host_view(gather_values(comm, to_vector<double>(local.mean_isi_ms)), "hh_isi");
-    whole.isi_cv = host_view(gather_values(comm, to_vector<double>(local.isi_cv)), "hh_cv");
+        host_view(gather_values(comm, to_vector<double>(exec, local.mean_isi_ms)), "hh_isi");
+    whole.isi_cv = host_view(gather_values(comm, to_vector<double>(exec, local.isi_cv)), "hh_cv");
     // Offsets: each rank's without its trailing total, shifted by the spikes of the ranks before.
-    std::vector<std::int64_t> offsets = to_vector<std::int64_t>(local.spike_offsets);
+    std::vector<std::int64_t> offsets = to_vector<std::int64_t>(exec, local.spike_offsets);
     const std::int64_t stored = offsets.back();
     offsets.pop_back();
     const auto stored_per_rank = comm.allgather(stored);

@@ -51,10 +51,17 @@ class Hdf5TraceSink : public TraceSink<Scalar> {
   std::vector<std::unique_ptr<io::ExtendibleDataset<Scalar>>> m_datasets;
 };
 
+// The values of a result's host view (the job gathers results to the host first); a device
+// view is copied with a fence of its whole device.
 template <class T, class View>
 std::vector<T> host_copy(const View& view) {
-  auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-  return std::vector<T>(mirror.data(), mirror.data() + mirror.span());
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename View::memory_space>::accessible) {
+    return std::vector<T>(view.data(), view.data() + view.span());
+  } else {
+    auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+    return std::vector<T>(mirror.data(), mirror.data() + mirror.span());
+  }
 }
 
 template <class Scalar, class MemorySpace>
