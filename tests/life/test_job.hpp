@@ -6,6 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -55,14 +56,26 @@ void job_matches_the_reference() {
   portasim::JobContext context;
   context.progress = [&](double fraction) { progress.push_back(fraction); };
   Recorded recorded;
-  const life::JobReport report = life::run_job(Exec(), spec, context, &recorded);
+  life::GenerationsInMemory in_memory;
+  life::ChunkCallback both([&](const life::Chunk& chunk) {
+    recorded.write(chunk);
+    in_memory.write(chunk);
+  });
+  const life::JobReport report = life::run_job(Exec(), spec, context, &both);
 
   life::HostGrid expected = portasim::testing::random_host_grid(23, 37, 0.4, 11);
   const std::vector<std::int64_t> generations{0, 2, 4, 6, 8, 10, 12};
   ASSERT_EQ(recorded.generations, generations);
+  EXPECT_EQ(in_memory.generations, generations);
+  EXPECT_EQ(in_memory.height, 23);
+  EXPECT_EQ(in_memory.row_bytes, 37);
+  ASSERT_EQ(in_memory.data.size(), generations.size() * 23 * 37);
   for (std::int64_t g = 0, k = 0; g <= 12; ++g) {
     if (g % 2 == 0) {
       EXPECT_EQ(recorded.grids[k].cells, expected.cells) << "generation " << g;
+      EXPECT_TRUE(std::equal(expected.cells.begin(), expected.cells.end(),
+                             in_memory.data.begin() + k * 23 * 37))
+          << "generation " << g << " in memory";
       ++k;
     }
     if (g < 12) expected = portasim::testing::reference_step(expected, life::Boundary::dead);

@@ -72,6 +72,26 @@ class ChunkCallback : public ChunkSink {
   std::function<void(const Chunk&)> m_receive;
 };
 
+// Keeps every recorded generation on the host: `data` holds `generations.size()` grids of
+// height x row_bytes bytes, in the order they were recorded (the in-memory sink, as
+// hh::TraceInMemory is for traces).
+class GenerationsInMemory : public ChunkSink {
+ public:
+  void write(const Chunk& chunk) override {
+    generations.insert(generations.end(), chunk.generations, chunk.generations + chunk.count);
+    data.insert(data.end(), chunk.data, chunk.data + chunk.count * chunk.height * chunk.row_bytes);
+    height = chunk.height;
+    row_bytes = chunk.row_bytes;
+    packed = chunk.packed;
+    ++chunks;
+  }
+  std::vector<std::int64_t> generations;
+  std::vector<std::uint8_t> data;
+  std::int64_t height = 0, row_bytes = 0;
+  bool packed = false;
+  int chunks = 0;
+};
+
 struct RunStats {
   std::int64_t first_generation = 0;  // generation of the initial grid
   std::int64_t last_generation = 0;
