@@ -34,6 +34,7 @@ debian_packages=(
   libhdf5-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
   libopenmpi-dev openmpi-bin liblapacke-dev libopenblas-dev
   python3-numpy python3-h5py python3-matplotlib
+  python3-dev python3-pybind11 pybind11-dev python3-pytest  # the Python package (python/) and its tests
   ffmpeg  # scripts/render_life.py's MP4; its ffprobe checks the MP4 in tests/scripts
   clang libclang-rt-dev  # libFuzzer and its sanitizer runtimes (scripts/run_fuzzers.sh)
   ccache  # CI: objects of unchanged sources come from ~/.cache/portasim/ccache

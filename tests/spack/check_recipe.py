@@ -32,6 +32,8 @@ DOCUMENTED_DEFAULT_DIFFERENCES = {
     "benchmarks": "CMake builds the benchmarks for developers; a Spack install does not",
     "examples": "CMake builds and tests the examples in the tree; a Spack install has no use "
     "for them (users copy the sources)",
+    "python": "a developer's build makes the package when pybind11 is there; a Spack install "
+    "adds Python and pybind11 to the dependencies only when asked",
 }
 # CMake cache variables the recipe may set besides the options (none of them are options).
 OTHER_CMAKE_VARIABLES = {"Kokkos_ROOT", "KokkosKernels_ROOT", "CMAKE_CXX_COMPILER"}

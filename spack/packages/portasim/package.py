@@ -42,6 +42,7 @@ class Portasim(CMakePackage, CudaPackage):
     variant("tests", default=False, description="Build the GoogleTest suite")
     variant("benchmarks", default=False, description="Build the Google Benchmark programs")
     variant("examples", default=False, description="Build the example programs in examples/")
+    variant("python", default=False, description="The Python package portasim (pybind11)")
 
     depends_on("c", type="build")
     depends_on("cxx", type="build")
@@ -85,6 +86,11 @@ class Portasim(CMakePackage, CudaPackage):
         depends_on("py-numpy", type="test")
         depends_on("py-h5py", type="test")
     depends_on("benchmark", when="+benchmarks")
+    depends_on("python@3.8:", type=("build", "run"), when="+python")
+    depends_on("py-pybind11@2.6:", type="build", when="+python")
+    depends_on("py-numpy", type="run", when="+python")
+    conflicts("+python", when="~hdf5", msg="the Python package runs the jobs, which need HDF5")
+    conflicts("+python", when="~cli", msg="the Python package's tests compare with the CLI")
 
     def cmake_args(self):
         spec = self.spec
@@ -97,6 +103,7 @@ class Portasim(CMakePackage, CudaPackage):
             self.define_from_variant("PORTASIM_ENABLE_TESTS", "tests"),
             self.define_from_variant("PORTASIM_ENABLE_BENCHMARKS", "benchmarks"),
             self.define_from_variant("PORTASIM_ENABLE_EXAMPLES", "examples"),
+            self.define_from_variant("PORTASIM_ENABLE_PYTHON", "python"),
             self.define("Kokkos_ROOT", spec["kokkos"].prefix),
             # nvcc_wrapper for +cuda, the Spack compiler wrapper otherwise (as ddc does).
             self.define("CMAKE_CXX_COMPILER", spec["kokkos"].package.kokkos_cxx),
