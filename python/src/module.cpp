@@ -20,6 +20,7 @@
 #include "portasim/core/runtime.hpp"
 #include "portasim/hh/job.hpp"
 #include "portasim/life/job.hpp"
+#include "portasim/sfap/job.hpp"
 
 namespace py = pybind11;
 
@@ -197,6 +198,78 @@ py::dict hh_simulate(const py::dict& options) {
                                                            : hh_run<float>(spec);
 }
 
+using Doubles = py::array_t<double, py::array::c_style>;
+
+std::vector<double> values_of(const Doubles& array) {
+  return std::vector<double>(array.data(), array.data() + array.size());
+}
+
+// A host view's values as an array of its shape; None for an empty view (a result the
+// options did not ask for).
+template <class View>
+py::object array_or_none(const View& view) {
+  if (view.size() == 0) return py::none();
+  std::vector<py::ssize_t> shape;
+  for (unsigned i = 0; i < static_cast<unsigned>(View::rank); ++i)
+    shape.push_back(static_cast<py::ssize_t>(view.extent(i)));
+  py::array_t<double> out(shape);
+  std::memcpy(out.mutable_data(), view.data(), view.size() * sizeof(double));
+  return std::move(out);
+}
+
+// MyoGen's calc_sfaps (and shift_sfaps, calc_muap with delays) on float64 arrays of the
+// /inputs shapes (checked in portasim/sfap.py), as `portasim sfap` computes them.
+py::dict sfap_calc(const Doubles& fiber_centers, const Doubles& endplate_z,
+                   const Doubles& conduction_velocity, const Doubles& diameter,
+                   const Doubles& electrode_positions, const Doubles& nerve_paths,
+                   const py::dict& o) {
+  namespace sfap = portasim::sfap;
+  sfap::HostInputs in;
+  in.n_fibers = static_cast<std::size_t>(endplate_z.size());
+  in.n_electrodes = static_cast<std::size_t>(electrode_positions.size() / 3);
+  in.fiber_centers = values_of(fiber_centers);
+  in.endplate_z = values_of(endplate_z);
+  in.conduction_velocity = values_of(conduction_velocity);
+  in.diameter = values_of(diameter);
+  in.nerve_paths = values_of(nerve_paths);
+  in.electrode_positions = values_of(electrode_positions);
+  in.left_mm = 0;
+  in.right_mm = o["muscle_length_mm"].cast<double>();
+  in.dt_s = o["dt_s"].cast<double>();
+  in.fs_hz = 1.0 / in.dt_s;
+  in.dz_mm = o["dz_mm"].cast<double>();
+  in.min_radial_dist_mm = o["min_radial_dist_mm"].cast<double>();  // NaN: the mean diameter
+  sfap::JobSpec spec;
+  spec.dz_mm = in.dz_mm;  // validated by name (--dz) before anything runs
+  spec.inputs = std::move(in);
+  spec.delays = o["delays"].cast<bool>();
+  spec.corrected_source = o["corrected_source"].cast<bool>();
+  spec.dz_weighted = o["dz_weighted"].cast<bool>();
+  spec.jitter_sd_ms = o["jitter_sd_s"].cast<double>() * 1e3;
+  if (spec.jitter_sd_ms > 0) spec.jitter_seed = o["jitter_seed"].cast<std::uint64_t>();
+  spec.keep_result = true;
+  sfap::validate(spec);
+  const Exec& exec = instance();
+  sfap::JobReport report;
+  {
+    py::gil_scoped_release release;
+    report = sfap::run_job(exec, spec);
+  }
+  const auto& r = report.result;
+  py::dict d;
+  d["t"] = array_of(r.t);
+  d["sfaps_pre_shift"] = array_or_none(r.sfaps_pre_shift);
+  d["sfaps_post_shift"] = array_or_none(r.sfaps_post_shift);
+  d["sfaps_jittered"] = array_or_none(r.sfaps_jittered);
+  d["muap"] = array_or_none(r.muap);
+  d["delays_s"] = array_of(r.delays_s);
+  d["dz_mm"] = r.dz_mm;
+  d["min_radial_dist_mm"] = r.min_radial_dist_mm;
+  d["seconds"] = report.summary.seconds;
+  d["warnings"] = report.summary.warnings;
+  return d;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_portasim, m) {
@@ -222,4 +295,5 @@ PYBIND11_MODULE(_portasim, m) {
   m.def("life_step", &life_step, py::arg("grid"), py::arg("generations"), py::arg("boundary"),
         py::arg("engine"));
   m.def("hh_simulate", &hh_simulate, py::arg("options"));
+  m.def("sfap_calc", &sfap_calc);
 }
