@@ -85,6 +85,30 @@ py::dict info() {
   return d;
 }
 
+// A new NumPy array of `shape` holding a copy of `data` (C order).
+template <class T>
+py::array_t<T> array_of(const T* data, const std::vector<py::ssize_t>& shape) {
+  py::array_t<T> out(shape);
+  if (out.size() > 0) std::memcpy(out.mutable_data(), data, out.size() * sizeof(T));
+  return out;
+}
+
+// A host view (LayoutRight, any rank) as a NumPy array of its shape.
+template <class View>
+py::array_t<typename View::non_const_value_type> array_of(const View& view) {
+  std::vector<py::ssize_t> shape;
+  for (unsigned i = 0; i < static_cast<unsigned>(View::rank); ++i)
+    shape.push_back(static_cast<py::ssize_t>(view.extent(i)));
+  return array_of(view.data(), shape);
+}
+
+// The same, or None for an empty view (a result the options did not ask for).
+template <class View>
+py::object array_or_none(const View& view) {
+  if (view.size() == 0) return py::none();
+  return array_of(view);
+}
+
 // Generations of a 2-D C-contiguous uint8 grid of 0/1 (checked in portasim/life.py).
 py::array_t<std::uint8_t> life_step(const py::array_t<std::uint8_t, py::array::c_style>& grid,
                                     std::int64_t generations, const std::string& boundary,
@@ -108,22 +132,8 @@ py::array_t<std::uint8_t> life_step(const py::array_t<std::uint8_t, py::array::c
     py::gil_scoped_release release;
     report = life::run_job(exec, spec);
   }
-  py::array_t<std::uint8_t> out({spec.config.height, spec.config.width});
-  std::memcpy(out.mutable_data(), report.final_grid->cells.data(), report.final_grid->cells.size());
-  return out;
-}
-
-template <class T>
-py::array_t<T> array_of(const std::vector<T>& values, std::vector<py::ssize_t> shape) {
-  py::array_t<T> out(shape);
-  if (!values.empty()) std::memcpy(out.mutable_data(), values.data(), values.size() * sizeof(T));
-  return out;
-}
-
-template <class T>
-py::array_t<T> array_of(const Kokkos::View<T*, Kokkos::HostSpace>& view) {
-  return array_of(std::vector<T>(view.data(), view.data() + view.extent(0)),
-                  {static_cast<py::ssize_t>(view.extent(0))});
+  return array_of(report.final_grid->cells.data(), {static_cast<py::ssize_t>(spec.config.height),
+                                                    static_cast<py::ssize_t>(spec.config.width)});
 }
 
 // The HH job with its result and traces as NumPy arrays (portasim/hh.py shapes them).
@@ -143,7 +153,8 @@ py::dict hh_run(const portasim::hh::JobSpec& spec) {
   for (auto [name, values] :
        {std::pair{"v", &traces.v}, {"m", &traces.m}, {"h", &traces.h}, {"n", &traces.n}})
     d[(std::string("trace_") + name).c_str()] =
-        values->empty() ? py::object(py::none()) : py::object(array_of(*values, trace_shape));
+        values->empty() ? py::object(py::none())
+                        : py::object(array_of(values->data(), trace_shape));
   d["final_v"] = array_of(r.v);
   d["final_m"] = array_of(r.m);
   d["final_h"] = array_of(r.h);
@@ -172,14 +183,8 @@ py::dict hh_simulate(const py::dict& options) {
   c.t_ms = options["t_ms"].cast<double>();
   c.dt_ms = options["dt_ms"].cast<double>();
   c.every = options["every"].cast<int>();
-  const auto record = options["record"].cast<std::string>();
-  c.trace = record == "v" ? hh::Trace::v : record == "all" ? hh::Trace::all : hh::Trace::none;
-  c.detect_spikes = record != "none";
-  const auto integrator = options["integrator"].cast<std::string>();
-  c.integrator = integrator == "euler"         ? hh::Integrator::euler
-                 : integrator == "rush-larsen" ? hh::Integrator::rush_larsen
-                 : integrator == "rk45"        ? hh::Integrator::rk45
-                                               : hh::Integrator::rk4;
+  hh::set_record(c, options["record"].cast<std::string>());
+  c.integrator = hh::integrator_named(options["integrator"].cast<std::string>());
   c.threshold_mv = options["threshold_mv"].cast<double>();
   c.max_spikes_per_neuron = options["max_spikes"].cast<int>();
   g.amplitude_first = options["amplitude_first"].cast<double>();
@@ -202,19 +207,6 @@ using Doubles = py::array_t<double, py::array::c_style>;
 
 std::vector<double> values_of(const Doubles& array) {
   return std::vector<double>(array.data(), array.data() + array.size());
-}
-
-// A host view's values as an array of its shape; None for an empty view (a result the
-// options did not ask for).
-template <class View>
-py::object array_or_none(const View& view) {
-  if (view.size() == 0) return py::none();
-  std::vector<py::ssize_t> shape;
-  for (unsigned i = 0; i < static_cast<unsigned>(View::rank); ++i)
-    shape.push_back(static_cast<py::ssize_t>(view.extent(i)));
-  py::array_t<double> out(shape);
-  std::memcpy(out.mutable_data(), view.data(), view.size() * sizeof(double));
-  return std::move(out);
 }
 
 // MyoGen's calc_sfaps (and shift_sfaps, calc_muap with delays) on float64 arrays of the

@@ -50,13 +50,6 @@ std::pair<double, double> parse_amplitude(const std::string& text) {
   return {parse(text.substr(0, colon)), parse(text.substr(colon + 1))};
 }
 
-hh::Integrator integrator_of(const std::string& name) {
-  if (name == "euler") return hh::Integrator::euler;
-  if (name == "rush-larsen") return hh::Integrator::rush_larsen;
-  if (name == "rk45") return hh::Integrator::rk45;
-  return hh::Integrator::rk4;
-}
-
 // A statistic with its unit, or "none" when no neuron has it.
 std::string statistic(double value, const char* unit) {
   return std::isnan(value) ? "none" : human_number(value) + unit;
@@ -129,11 +122,8 @@ void refuse_ignored_options(const CLI::App& c, const HHOptions& o) {
 // The spec's parts that the options give indirectly: names, ranges and given flags.
 void complete_spec(const CLI::App& c, HHOptions& o) {
   hh::Config& config = o.spec.config;
-  config.integrator = integrator_of(o.integrator);
-  config.trace = o.record == "v"     ? hh::Trace::v
-                 : o.record == "all" ? hh::Trace::all
-                                     : hh::Trace::none;
-  config.detect_spikes = o.record != "none";
+  config.integrator = hh::integrator_named(o.integrator);
+  hh::set_record(config, o.record);
   if (o.spec.stimulus_file.empty())
     std::tie(o.spec.generated.amplitude_first, o.spec.generated.amplitude_last) =
         parse_amplitude(o.amplitude);

@@ -18,6 +18,21 @@ const char* to_string(Integrator integrator) noexcept {
   return "unknown";
 }
 
+Integrator integrator_named(const std::string& name) {
+  for (Integrator i :
+       {Integrator::euler, Integrator::rk4, Integrator::rush_larsen, Integrator::rk45})
+    if (name == to_string(i)) return i;
+  throw_error(ErrorKind::invalid_argument,
+              "--integrator must be euler, rk4, rush-larsen or rk45, got '" + name + "'");
+}
+
+void set_record(Config& config, const std::string& name) {
+  require(name == "none" || name == "spikes" || name == "v" || name == "all",
+          "--record must be none, spikes, v or all, got '" + name + "'");
+  config.trace = name == "v" ? Trace::v : name == "all" ? Trace::all : Trace::none;
+  config.detect_spikes = name != "none";
+}
+
 const char* to_string(Trace trace) noexcept {
   switch (trace) {
     case Trace::none: return "none";

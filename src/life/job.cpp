@@ -5,11 +5,9 @@
 
 #include <cstdio>
 #include <functional>
-#include <limits>
 #include <memory>
 #include <random>
 
-#include "portasim/core/checked_size.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
 #include "portasim/core/human_number.hpp"
@@ -38,28 +36,12 @@ std::string output_format(const JobSpec& spec) {
 
 void validate(const JobSpec& spec) {
   const Config& c = spec.config;
-  require(c.width > 0, "--width must be > 0, got " + std::to_string(c.width));
-  require(c.height > 0, "--height must be > 0, got " + std::to_string(c.height));
-  require(c.steps >= 0, "--steps must be >= 0, got " + std::to_string(c.steps));
-  require(c.chunk_size > 0, "--chunk-size must be > 0, got " + std::to_string(c.chunk_size));
-  require(c.every > 0, "--every must be > 0, got " + std::to_string(c.every));
-  require(c.engine != Engine::bits || c.width % cells_per_word == 0,
-          "--engine bits needs a --width that is a multiple of 64, got " + std::to_string(c.width));
-  require(!c.packed_output || c.width % cells_per_word == 0,
-          "--packed needs a --width that is a multiple of 64, got " + std::to_string(c.width));
+  validate(c);
   require(spec.format.empty() || spec.format == "npy" || spec.format == "h5",
           "--format must be npy or h5, got '" + spec.format + "'");
   require(output_format(spec) == "h5" || (c.every == 1 && !c.packed_output),
           "--every and --packed need --format h5 (.npy chunk files hold every generation, one byte "
           "per cell)");
-  require(c.width <= (std::int64_t(1) << 31) && c.height <= (std::int64_t(1) << 31),
-          "grid too large: --width and --height are at most 2^31");
-  require(c.steps < std::numeric_limits<std::int64_t>::max(), "--steps must be less than 2^63 - 1");
-  const std::int64_t row_bytes = c.packed_output ? c.width / 8 : c.width;
-  checked_product("ceil(--chunk-size / --every) x --height x --width bytes of a chunk",
-                  {c.chunk_size / c.every + (c.chunk_size % c.every != 0), c.height, row_bytes});
-  checked_product("recorded generations (--steps / --every + 1) x --height x --width bytes",
-                  {c.steps / c.every + 1, c.height, row_bytes});
   const int starts =
       !spec.pattern.empty() + !spec.initial_path.empty() + spec.initial_grid.has_value();
   require(starts <= 1, "give --pattern or --initial, not both");
@@ -262,11 +244,8 @@ HostGrid gather_grid(const ExecutionSpace& exec, const mpi::Communicator& comm,
   const auto host = host_mirror_and_copy(exec, rows, "portasim::life::final_host");
   HostGrid grid{config.height, config.width, {}};
   if (comm.is_root()) grid.cells.resize(static_cast<std::size_t>(config.height * config.width));
-  std::vector<std::size_t> bytes_per_rank;
-  for (int r = 0; r < comm.size(); ++r)
-    bytes_per_rank.push_back(static_cast<std::size_t>(
-        mpi::block_of(config.height, r, comm.size()).size() * config.width));
-  comm.gatherv(host.data(), host.span(), grid.cells.data(), bytes_per_rank);
+  comm.gatherv(host.data(), host.span(), grid.cells.data(),
+               bytes_of_rank_rows(comm, config.height, config.width));
   return grid;
 }
 

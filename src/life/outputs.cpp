@@ -119,7 +119,7 @@ H5ChunkFile::H5ChunkFile(const std::string& path, const Config& config,
   s.partial_path = io::temporary_path_of(path);
   // The final name is checked now, so that a run does not fail at its last rename.
   io::require_writable(s.final_path);
-  const std::int64_t row_bytes = config.packed_output ? config.width / 8 : config.width;
+  const std::int64_t row_bytes = life::row_bytes(config);
   const std::vector<std::size_t> item{static_cast<std::size_t>(config.height),
                                       static_cast<std::size_t>(row_bytes)};
   if (resume && fs::exists(s.partial_path)) {

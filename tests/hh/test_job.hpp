@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "harness/error_message.hpp"
+#include "harness/recording_context.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
 #include "portasim/hh/job.hpp"
@@ -39,14 +40,10 @@ void job_is_simulate() {
   // A name of its own: CTest runs the backends and thread counts side by side.
   spec.output_path =
       std::string("hh_job_") + Exec::name() + "_" + std::to_string(::getpid()) + ".h5";
-  std::vector<double> progress;
-  std::vector<std::string> temporaries;
-  portasim::JobContext context;
-  context.progress = [&](double fraction) { progress.push_back(fraction); };
-  context.guard_temporary = [&](const std::string& path) {
-    temporaries.push_back(path);
-    return std::shared_ptr<void>();
-  };
+  portasim::testing::RecordingContext recorded;
+  const auto& progress = recorded.progress;
+  const auto& temporaries = recorded.temporaries;
+  const portasim::JobContext& context = recorded.context;
   hh::TraceInMemory<float> traces;
   const auto report = hh::run_job<float>(exec, spec, context, &traces);
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness/error_message.hpp"
+#include "harness/recording_context.hpp"
 #include "life_test_support.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
@@ -52,9 +53,9 @@ void job_matches_the_reference() {
   spec.keep_final_grid = true;
   spec.output_path =
       std::string("life_job_") + Exec::name() + "_" + std::to_string(::getpid()) + ".h5";
-  std::vector<double> progress;
-  portasim::JobContext context;
-  context.progress = [&](double fraction) { progress.push_back(fraction); };
+  portasim::testing::RecordingContext front_end;
+  const auto& progress = front_end.progress;
+  const portasim::JobContext& context = front_end.context;
   Recorded recorded;
   life::GenerationsInMemory in_memory;
   life::ChunkCallback both([&](const life::Chunk& chunk) {

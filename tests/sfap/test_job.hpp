@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "harness/error_message.hpp"
+#include "harness/recording_context.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
 #include "portasim/sfap/hdf5_io.hpp"
@@ -49,14 +50,10 @@ void job_is_compute_and_writes_its_file() {
   spec.inputs = unit();
   spec.jitter_sd_ms = 0.04;
   spec.jitter_seed = 5;
-  std::vector<double> progress;
-  std::vector<std::string> temporaries;
-  portasim::JobContext context;
-  context.progress = [&](double fraction) { progress.push_back(fraction); };
-  context.guard_temporary = [&](const std::string& path) {
-    temporaries.push_back(path);
-    return std::shared_ptr<void>();
-  };
+  portasim::testing::RecordingContext recorded;
+  const auto& progress = recorded.progress;
+  const auto& temporaries = recorded.temporaries;
+  const portasim::JobContext& context = recorded.context;
   const ps::JobReport report = ps::run_job(exec, spec, context);
 
   ps::Options options = ps::options_from(*spec.inputs, ps::Options{});

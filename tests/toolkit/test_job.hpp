@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "harness/error_message.hpp"
+#include "harness/recording_context.hpp"
 #include "portasim/config.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/hdf5_file.hpp"
@@ -149,14 +150,10 @@ template <class Exec, class Scalar>
 void job_runs_every_example(tk::Precision precision) {
   Exec exec;
   tk::JobSpec spec = tiny_spec(precision);
-  std::vector<double> progress;
-  std::vector<std::string> temporaries;
-  portasim::JobContext context;
-  context.progress = [&](double fraction) { progress.push_back(fraction); };
-  context.guard_temporary = [&](const std::string& path) {
-    temporaries.push_back(path);
-    return std::shared_ptr<void>();
-  };
+  portasim::testing::RecordingContext recorded;
+  const auto& progress = recorded.progress;
+  const auto& temporaries = recorded.temporaries;
+  const portasim::JobContext& context = recorded.context;
   const tk::JobReport report = tk::run_job(exec, spec, context);
   check_report<Exec, Scalar>(report, spec);
   EXPECT_TRUE(report.summary.output_path.empty());

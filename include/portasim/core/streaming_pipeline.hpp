@@ -62,8 +62,6 @@ class StreamingPipeline {
   }
   StreamingPipeline(const StreamingPipeline&) = delete;
   StreamingPipeline& operator=(const StreamingPipeline&) = delete;
-  // Copies still in flight into the pinned buffers finish before the buffers go.
-  ~StreamingPipeline() { m_copiers.fence_all(); }
 
   int slots() const noexcept { return static_cast<int>(m_device.size()); }
   const ExecutionSpace& compute_instance() const noexcept { return m_compute; }
@@ -151,7 +149,7 @@ class StreamingPipeline {
   ExecutionSpace m_compute;
   std::vector<DeviceView> m_device;
   PinnedStaging<value_type, ExecutionSpace> m_host;
-  // After the buffers: destroyed first, it fences the copies into them.
+  // After the buffers: destroyed first, it fences the copies still in flight into them.
   InstancePool<ExecutionSpace> m_copiers;
   std::vector<Event<ExecutionSpace>> m_computed, m_copied;
   std::vector<EventTimer<ExecutionSpace>> m_compute_timers, m_copy_timers;

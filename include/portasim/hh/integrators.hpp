@@ -4,6 +4,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <string>
+
 #include "portasim/core/compat.hpp"
 #include "portasim/hh/parameters.hpp"
 #include "portasim/hh/rates.hpp"
@@ -13,6 +15,9 @@ namespace portasim::hh {
 enum class Integrator { euler, rk4, rush_larsen, rk45 };
 
 const char* to_string(Integrator integrator) noexcept;
+// The integrator of a name to_string gives ("euler", "rk4", "rush-larsen", "rk45"), as the
+// command line and the Python package spell it; throws invalid_argument for another.
+Integrator integrator_named(const std::string& name);
 
 template <class Scalar>
 struct NeuronState {

@@ -52,6 +52,9 @@ inline constexpr std::int64_t max_step_count = std::int64_t(1) << 40;
 // Throws portasim::Error naming the offending field; sizes that cannot be represented
 // (steps, spike buffers, recorded bytes) are refused here, before anything is allocated.
 void validate(const Config& config);
+// What --record NAME asks for ("none", "spikes", "v", "all"): the trace, and spike detection
+// for every name but "none". Throws invalid_argument for another name.
+void set_record(Config& config, const std::string& name);
 std::int64_t step_count(const Config& config);    // round(T / dt)
 std::int64_t sample_count(const Config& config);  // recorded samples: step_count / every + 1
 int spike_capacity(const Config& config);

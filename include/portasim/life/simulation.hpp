@@ -38,7 +38,19 @@ struct Config {
   bool packed_output = false;  // hand over 8 cells per byte (numpy.packbits, bitorder 'little')
 };
 
+// Throws portasim::Error (invalid_argument) naming the option as the command line spells it
+// (--width, --every, ...), the names a Life job's messages use too.
 void validate(const Config& config);
+
+// Bytes of one recorded row: the width, or width / 8 when packed.
+inline std::int64_t row_bytes(const Config& config) {
+  return config.packed_output ? config.width / 8 : config.width;
+}
+// Recorded generations a chunk holds at most: a chunk spans at most chunk_size consecutive
+// generations, of which every every-th is recorded, so ceil(chunk_size / every).
+inline std::int64_t recorded_per_chunk(const Config& config) {
+  return config.chunk_size / config.every + (config.chunk_size % config.every != 0);
+}
 
 // A run of recorded generations in pinned host memory: `count` grids of height x row_bytes
 // bytes (row_bytes = width, or width / 8 when packed), generations[i] numbering each.
@@ -123,6 +135,16 @@ struct RankOptions {
 // This rank's rows of a height-row grid.
 inline mpi::Block rows_of_rank(const mpi::Communicator& comm, std::int64_t height) {
   return mpi::block_of(height, comm.rank(), comm.size());
+}
+
+// The bytes of every rank's rows, `row_bytes` each, in rank order: the counts of a gather.
+inline std::vector<std::size_t> bytes_of_rank_rows(const mpi::Communicator& comm,
+                                                   std::int64_t height, std::int64_t row_bytes) {
+  std::vector<std::size_t> bytes;
+  for (int r = 0; r < comm.size(); ++r)
+    bytes.push_back(
+        static_cast<std::size_t>(mpi::block_of(height, r, comm.size()).size() * row_bytes));
+  return bytes;
 }
 
 // Generation `start_generation` is `local_initial`, this rank's rows (rows_of_rank; the whole

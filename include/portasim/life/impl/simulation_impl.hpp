@@ -51,22 +51,15 @@ class ChunkDelivery {
   ChunkDelivery(const mpi::Communicator& comm, const Config& config, ChunkSink* sink,
                 RankOutput output)
       : m_comm(comm), m_config(config),
-        m_gathered(comm.size() > 1 && output == RankOutput::gathered) {
+        m_gathered(comm.size() > 1 && output == RankOutput::gathered),
+        m_bytes_per_rank(bytes_of_rank_rows(comm, config.height, row_bytes(config))) {
     m_sink = (m_gathered && !comm.is_root()) ? nullptr : sink;
     m_records = comm.max(std::int64_t(m_sink != nullptr)) > 0;
     if (comm.size() > 1 && m_sink) m_writer = std::make_unique<BackgroundWriter>(*m_sink);
-    const std::int64_t row_bytes = row_bytes_of(config);
-    for (int r = 0; r < comm.size(); ++r)
-      m_bytes_per_rank.push_back(static_cast<std::size_t>(
-          mpi::block_of(config.height, r, comm.size()).size() * row_bytes));
   }
 
   // True when some rank writes: then every rank records and takes part in the gathers.
   bool records() const noexcept { return m_records; }
-
-  static std::int64_t row_bytes_of(const Config& config) {
-    return config.packed_output ? config.width / 8 : config.width;
-  }
 
   // `local`: this rank's rows of the chunk's generations, in pinned host memory.
   void deliver(const Chunk& local) {
@@ -160,15 +153,11 @@ RunStats run(const ExecutionSpace& exec, const mpi::Communicator& comm, const Co
   impl::ChunkDelivery delivery(comm, config, sink, options.output);
   impl::EngineState<ExecutionSpace> state(exec, comm, config, local_initial,
                                           options.device_aware_mpi);
-  const std::int64_t row_bytes = impl::ChunkDelivery::row_bytes_of(config);
-  const std::int64_t rows = state.rows(), local_bytes = rows * row_bytes;
-  // Recorded generations per chunk, at most: a chunk spans at most chunk_size consecutive
-  // generations, of which every every-th is recorded, so ceil(chunk_size / every) (at least
-  // the one grid of generation 0). Buffers for unrecorded generations would only cost
-  // memory. Nothing is recorded where no rank writes.
-  const std::int64_t capacity = delivery.records() ? config.chunk_size / config.every +
-                                                         (config.chunk_size % config.every != 0)
-                                                   : 0;
+  const std::int64_t rows = state.rows(), local_bytes = rows * row_bytes(config);
+  // Slots for the generations a chunk records (at least the one grid of generation 0), not
+  // for every generation it spans: those would only cost memory. Nothing is recorded where
+  // no rank writes.
+  const std::int64_t capacity = delivery.records() ? recorded_per_chunk(config) : 0;
   using slot_view = Kokkos::View<std::uint8_t*, memory_space>;
   std::vector<slot_view> slots;
   for (int s = 0; s < 2; ++s)
@@ -181,10 +170,10 @@ RunStats run(const ExecutionSpace& exec, const mpi::Communicator& comm, const Co
                              std::vector<std::int64_t> numbers) {
     const std::int64_t count = static_cast<std::int64_t>(numbers.size());
     pipeline.end_chunk(static_cast<std::size_t>(count * local_bytes),
-                       [&delivery, &config, first, last, count, rows, row_bytes,
-                        numbers = std::move(numbers)](const std::uint8_t* data, std::size_t) {
+                       [&delivery, &config, first, last, count, rows, numbers = std::move(numbers)](
+                           const std::uint8_t* data, std::size_t) {
                          delivery.deliver(Chunk{first, last, count, numbers.data(), data, rows,
-                                                row_bytes, config.packed_output});
+                                                row_bytes(config), config.packed_output});
                        });
   };
 
