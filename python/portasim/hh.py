@@ -6,7 +6,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from . import _portasim
-from ._arrays import check_choice
+from ._arrays import check_choice, is_device_array, where
 
 # The generated stimulus and the spike options, by their command-line names (--step-on-ms
 # is step_on_ms), with the command line's defaults.
@@ -60,21 +60,34 @@ class Result:
         _portasim.hh_simulate(dict(self._options, output=str(path)))
 
 
-def _amplitude_range(amplitude):
+def _amplitudes(amplitude, neurons):
+    """(a0, a1, per-neuron array or None) of the amplitude argument."""
     if isinstance(amplitude, (int, float, np.integer, np.floating)) and not isinstance(amplitude, bool):
-        return float(amplitude), float(amplitude)
+        return float(amplitude), float(amplitude), None
     if isinstance(amplitude, (tuple, list)) and len(amplitude) == 2:
-        return float(amplitude[0]), float(amplitude[1])
-    raise TypeError("amplitude must be a number (uA/cm^2) or a pair (a0, a1) spread over the "
-                    f"neurons; got {type(amplitude).__name__} (per-neuron arrays are not "
-                    "supported yet)")
+        return float(amplitude[0]), float(amplitude[1]), None
+    if is_device_array(amplitude) or isinstance(amplitude, np.ndarray):
+        where(("amplitude", amplitude))
+        if is_device_array(amplitude):
+            amplitude = amplitude.get()  # a run's inputs are read on the host
+        if not (np.issubdtype(amplitude.dtype, np.floating) or
+                np.issubdtype(amplitude.dtype, np.integer)):
+            raise TypeError(f"amplitude must be a numeric array, got dtype {amplitude.dtype}")
+        if amplitude.shape != (neurons,):
+            raise ValueError(f"amplitude must have shape ({neurons},), one value per neuron, "
+                             f"got {amplitude.shape}")
+        values = np.ascontiguousarray(amplitude, dtype=np.float64)
+        return float(values[0]), float(values[-1]), values
+    raise TypeError("amplitude must be a number (uA/cm^2), a pair (a0, a1) spread over the "
+                    f"neurons or an array of one value per neuron; got {type(amplitude).__name__}")
 
 
 def simulate(neurons, t_ms, dt_ms=0.01, amplitude=10.0, *, record="spikes", every=1,
              integrator="rk4", precision="f32", seed=0, **stimulus):
     """Runs `neurons` HH neurons for `t_ms` ms, as `portasim hh` does.
 
-    amplitude: a DC current in uA/cm^2, or (a0, a1) spread linearly over the neurons.
+    amplitude: a DC current in uA/cm^2, (a0, a1) spread linearly over the neurons, or an
+    array of one amplitude per neuron (NumPy, or CuPy on a CUDA build).
     record: "spikes", "v", "all" (V and the gates) or "none"; every: record every k-th step.
     integrator: "rk4", "euler", "rush-larsen" or "rk45"; precision: "f32" or "f64".
     stimulus: step_on_ms, step_off_ms, pulse_period_ms, pulse_width_ms, ramp_per_ms,
@@ -86,9 +99,9 @@ def simulate(neurons, t_ms, dt_ms=0.01, amplitude=10.0, *, record="spikes", ever
     check_choice("record", record, ("spikes", "v", "all", "none"))
     check_choice("integrator", integrator, ("rk4", "euler", "rush-larsen", "rk45"))
     check_choice("precision", precision, ("f32", "f64"))
-    a0, a1 = _amplitude_range(amplitude)
+    a0, a1, per_neuron = _amplitudes(amplitude, int(neurons))
     options = dict(_STIMULUS_DEFAULTS, **stimulus)
     options.update(neurons=int(neurons), t_ms=float(t_ms), dt_ms=float(dt_ms), every=int(every),
                    record=record, integrator=integrator, precision=precision, seed=int(seed),
-                   amplitude_first=a0, amplitude_last=a1, output="")
+                   amplitude_first=a0, amplitude_last=a1, amplitudes=per_neuron, output="")
     return Result(_portasim.hh_simulate(options), options)

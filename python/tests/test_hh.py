@@ -57,7 +57,65 @@ def test_bad_options_raise():
         portasim.hh.simulate(1, 10.0, record="everything")
     with pytest.raises(TypeError, match="unexpected keyword"):
         portasim.hh.simulate(1, 10.0, step_on=3)
+    with pytest.raises(ValueError, match=r"shape \(2,\)"):
+        portasim.hh.simulate(2, 10.0, amplitude=np.ones(3))
     with pytest.raises(TypeError, match="amplitude"):
-        portasim.hh.simulate(2, 10.0, amplitude=np.ones(2))
+        portasim.hh.simulate(2, 10.0, amplitude="high")
+    with pytest.raises(ValueError, match="amplitudes"):
+        portasim.hh.simulate(2, 10.0, amplitude=np.array([1.0, np.nan]))
     with pytest.raises(ValueError, match="--t-ms"):
         portasim.hh.simulate(1, -1.0)
+
+
+@pytest.mark.parametrize("precision", ["f32", "f64"])
+def test_model_facts(precision):
+    """The default squid axon, one neuron per DC amplitude: rest at -64.996 mV, one spike
+    needs just above 2.24 uA/cm^2, sustained (type II) firing starts near 6.26 uA/cm^2 at
+    about 52 Hz, and action potentials peak near +40 mV."""
+    amplitudes = np.array([0.0, 2.20, 2.30, 6.20, 6.30, 10.0])
+    r = portasim.hh.simulate(len(amplitudes), 500.0, amplitude=amplitudes, record="v",
+                             precision=precision)
+    assert abs(r.final.v[0] - (-64.996)) < 0.001 and r.spikes.count[0] == 0
+    assert r.spikes.count[1] == 0 and r.spikes.count[2] == 1
+    assert r.spikes.of(3)[-1] < 300.0  # firing at 6.20 dies out
+    sustained = r.spikes.of(4)
+    assert len(sustained) >= 10 and sustained[-1] > 480.0
+    tail_isi = (sustained[-1] - sustained[-6]) / 5.0
+    assert abs(1000.0 / tail_isi - 52.0) < 5.0
+    assert abs(r.v[:, 5].max() - 40.0) < 5.0
+
+
+def test_per_neuron_amplitudes_are_the_sweep():
+    """An array that is the linspace gives the same run as the (a0, a1) sweep."""
+    swept = portasim.hh.simulate(7, 60.0, amplitude=(2.0, 14.0), precision="f64")
+    given = portasim.hh.simulate(7, 60.0, amplitude=np.linspace(2.0, 14.0, 7),
+                                 precision="f64")
+    np.testing.assert_array_equal(swept.spikes.times, given.spikes.times)
+    np.testing.assert_array_equal(swept.final.v, given.final.v)
+
+
+def test_ctrl_c_stops_a_long_run(tmp_path):
+    """SIGINT during a run that would take about half a minute raises KeyboardInterrupt
+    within a few of its twentieths (the job checks at each progress block)."""
+    import signal
+    import sys
+    import time
+    child = subprocess.Popen(
+        [sys.executable, "-c",
+         "import time, portasim\n"
+         "portasim.info(); print('ready', flush=True); t0 = time.time()\n"
+         "try:\n"
+         "    portasim.hh.simulate(1000, 2000.0)\n"
+         "    print('finished', time.time() - t0)\n"
+         "except KeyboardInterrupt:\n"
+         "    print('interrupted', time.time() - t0)\n"],
+        stdout=subprocess.PIPE, text=True, env=dict(os.environ, OMP_NUM_THREADS="2"))
+    for line in child.stdout:  # Kokkos may print warnings first
+        if line.strip() == "ready":
+            break
+    time.sleep(1.0)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=60)
+    assert child.returncode == 0, out
+    word, seconds = out.split()[-2:]
+    assert word == "interrupted" and float(seconds) < 8.0, out

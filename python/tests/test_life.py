@@ -1,6 +1,8 @@
 """portasim.life.step against a NumPy reference (the eight np.roll-ed neighbours, as the
 Python tool portasim replaces counts them), and its argument checks."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -63,3 +65,72 @@ def test_bad_options_raise():
         portasim.life.step(grid, 1, engine="bits")
     with pytest.raises(ValueError, match="generations"):
         portasim.life.step(grid, -1)
+
+
+def test_classic_patterns():
+    blinker = np.zeros((5, 5), dtype=np.uint8)
+    blinker[2, 1:4] = 1
+    np.testing.assert_array_equal(portasim.life.step(blinker, 1), blinker.T)
+    np.testing.assert_array_equal(portasim.life.step(blinker, 2), blinker)
+    block = np.zeros((6, 64), dtype=np.uint8)
+    block[2:4, 30:32] = 1
+    for engine in ("byte", "bits"):
+        np.testing.assert_array_equal(portasim.life.step(block, 7, engine=engine), block)
+
+
+def test_run_hands_every_recorded_chunk_to_a_callable():
+    rng = np.random.default_rng(3)
+    grid = (rng.random((24, 64)) < 0.4).astype(np.uint8)
+    chunks = []
+    r = portasim.life.run(grid, generations=9, chunk_size=4, every=2,
+                          output=lambda cells, gens: chunks.append((cells.copy(), gens.copy())))
+    generations = np.concatenate([g for _, g in chunks])
+    np.testing.assert_array_equal(generations, [0, 2, 4, 6, 8])
+    cells = np.concatenate([c for c, _ in chunks])
+    expected = grid
+    for k in range(10):
+        if k % 2 == 0:
+            np.testing.assert_array_equal(cells[k // 2], expected)
+        expected = reference_step(expected, "torus")
+    np.testing.assert_array_equal(r.final_grid, portasim.life.step(grid, 9))
+    assert r.last_generation == 9 and r.final_population == r.final_grid.sum()
+
+
+def test_run_writes_files(tmp_path):
+    import h5py
+    r = portasim.life.run(height=32, width=64, density=0.3, seed=5, generations=6,
+                          chunk_size=3, output=tmp_path / "life.h5")
+    with h5py.File(tmp_path / "life.h5", "r") as f:
+        generations = f["/generations"][()]
+    assert generations.shape == (7, 32, 64)
+    np.testing.assert_array_equal(generations[-1], r.final_grid)
+    np.testing.assert_array_equal(portasim.life.step(generations[0], 6), r.final_grid)
+    r = portasim.life.run(generations[0], generations=6, chunk_size=3,
+                          output=tmp_path / "chunks.npy")
+    files = sorted(tmp_path.glob("chunks_*.npy"))
+    assert len(files) >= 2
+    np.testing.assert_array_equal(np.load(files[-1])[-1], r.final_grid)
+
+
+def test_ctrl_c_keeps_the_chunks_written_and_resume_finishes(tmp_path):
+    """A KeyboardInterrupt raised during a run (here by the progress callback, as Ctrl-C
+    would be between chunks) stops it; the chunk files so far are complete and resume=True
+    finishes the same run."""
+    import signal
+
+    def interrupt_after_half(fraction):
+        if 0.4 < fraction < 1.0:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    options = dict(height=16, width=64, density=0.5, seed=9, generations=40, chunk_size=5,
+                   output=tmp_path / "run.npy")
+    with pytest.raises(KeyboardInterrupt):
+        portasim.life.run(**options, progress=interrupt_after_half)
+    kept = sorted(tmp_path.glob("run_*.npy"))
+    assert 0 < len(kept) < 9
+    for f in kept:
+        np.load(f)  # complete
+    finished = portasim.life.run(**options, resume=True)
+    assert finished.resumed_after is not None and finished.last_generation == 40
+    whole = portasim.life.run(height=16, width=64, density=0.5, seed=9, generations=40)
+    np.testing.assert_array_equal(finished.final_grid, whole.final_grid)

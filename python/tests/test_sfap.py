@@ -73,3 +73,46 @@ def test_bad_arrays_raise():
         portasim.sfap.calc_sfaps(*bad, delays=False, **scalars)
     with pytest.raises(ValueError, match="dz"):
         portasim.sfap.calc_sfaps(*args, delays=False, **dict(scalars, dz_mm=-1.0))
+
+
+class MotorUnitStandIn:
+    """The attributes MyoGen's MotorUnitSim has after sim_nmj_branches_two_layers, in its
+    shapes: (N, 1) columns for the per-fiber values, as MotorUnitSim.__init__ makes them."""
+
+    def __init__(self, arrays, scalars):
+        self.muscle_fiber_centers__mm = arrays["fiber_centers"]
+        self.muscle_length__mm = float(scalars["muscle_length_mm"])
+        self.muscle_fiber_diameters__mm = arrays["diameter"][:, None]
+        self.muscle_fiber_conduction_velocity__mm_per_s = arrays["conduction_velocity"][:, None]
+        self._neuromuscular_z_coordinates__mm = arrays["endplate_z"][:, None]
+        self.nerve_paths = arrays["nerve_paths"]
+        self.neuromuscular_junction_conduction_velocities__mm_per_s = [5000.0, 2000.0]
+
+
+def test_calc_sfaps_for_sets_what_myogen_sets():
+    arrays, scalars, want = reference_inputs()
+    mu = MotorUnitStandIn(arrays, scalars)
+    portasim.sfap.calc_sfaps_for(mu, scalars["dt_s"], scalars["dz_mm"],
+                                 arrays["electrode_positions"], use_gpu=False)
+    assert isinstance(mu.sfaps, np.ndarray) and mu.sfaps.dtype == np.float64
+    assert mu.sfaps.shape == want["sfaps_post_shift"].shape
+    assert relative_error(mu.sfaps, want["sfaps_post_shift"]) < 1e-12
+    np.testing.assert_allclose(mu.mnap_delays[:, 0], arrays["nerve_paths"][:, 0] / 5000.0 +
+                               arrays["nerve_paths"][:, 1] / 2000.0, rtol=1e-15)
+    assert mu.mnap_delays.shape == (len(arrays["endplate_z"]), 1)
+    assert (mu.dt, mu.dz, mu.Npt) == (scalars["dt_s"], scalars["dz_mm"],
+                                      arrays["electrode_positions"].shape[0])
+
+
+def test_calc_sfaps_for_refuses_what_it_cannot_do():
+    arrays, scalars, _ = reference_inputs()
+    mu = MotorUnitStandIn(arrays, scalars)
+    mu.nerve_paths = None
+    with pytest.raises(ValueError, match="mu.nerve_paths"):
+        portasim.sfap.calc_sfaps_for(mu, scalars["dt_s"], scalars["dz_mm"],
+                                     arrays["electrode_positions"], use_gpu=False)
+    if not portasim.info()["devices"]:
+        with pytest.raises(RuntimeError, match="use_gpu=True"):
+            portasim.sfap.calc_sfaps_for(MotorUnitStandIn(arrays, scalars), scalars["dt_s"],
+                                         scalars["dz_mm"], arrays["electrode_positions"],
+                                         use_gpu=True)

@@ -5,6 +5,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
+
 #include "portasim/core/error.hpp"
 #include "portasim/core/impl/backend.hpp"
 
@@ -36,6 +38,14 @@ class Event {
   void make_wait(const ExecutionSpace& consumer) const {
     require_recorded("make_wait");
     m_impl.make_wait(consumer);
+  }
+
+  // The same with a queue that another library owns (CuPy's current stream, a caller's
+  // cudaStream_t), by its native handle; 0 is CUDA's legacy default stream.
+  void record_on_native_stream(std::uintptr_t stream) { m_impl.record_on_native(stream); }
+  void make_native_stream_wait(std::uintptr_t stream) const {
+    require_recorded("make_native_stream_wait");
+    m_impl.make_native_wait(stream);
   }
 
   template <class Space>

@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
 #include <type_traits>
 
 #include "portasim/core/event.hpp"
@@ -21,6 +22,26 @@ void wait_for(const Consumer& consumer, const Producer& producer) {
     // Different spaces share no queue: the only portable order is a host-side fence.
     producer.fence();
   }
+}
+
+// Ordering with a queue that another library owns, by its native handle (CuPy's
+// `cupy.cuda.get_current_stream().ptr`; 0 is CUDA's legacy default stream): how a caller's
+// arrays are handed over without a host synchronisation. Work enqueued on `exec` after
+// wait_for_native_stream starts only once the caller's queued work has finished; work the
+// caller enqueues after make_native_stream_wait starts only once `exec`'s has. Host instances
+// run in order with the host: both are no-ops there.
+template <class ExecutionSpace>
+void wait_for_native_stream(const ExecutionSpace& exec, std::uintptr_t stream) {
+  Event<ExecutionSpace> marker(/*timing=*/false);
+  marker.record_on_native_stream(stream);
+  marker.make_wait(exec);
+}
+
+template <class ExecutionSpace>
+void make_native_stream_wait(std::uintptr_t stream, const ExecutionSpace& exec) {
+  Event<ExecutionSpace> marker(/*timing=*/false);
+  marker.record(exec);
+  marker.make_native_stream_wait(stream);
 }
 
 }  // namespace portasim

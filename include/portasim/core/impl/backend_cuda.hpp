@@ -91,6 +91,15 @@ class EventImpl<Kokkos::Cuda> {
   void make_wait(const Kokkos::Cuda& consumer) const {
     check_cuda(cudaStreamWaitEvent(consumer.cuda_stream(), m_event, 0), "cudaStreamWaitEvent");
   }
+  // A cudaStream_t that another library owns, by its handle (0: the legacy default stream).
+  void record_on_native(std::uintptr_t stream) {
+    check_cuda(cudaEventRecord(m_event, reinterpret_cast<cudaStream_t>(stream)), "cudaEventRecord");
+    m_recorded = true;
+  }
+  void make_native_wait(std::uintptr_t stream) const {
+    check_cuda(cudaStreamWaitEvent(reinterpret_cast<cudaStream_t>(stream), m_event, 0),
+               "cudaStreamWaitEvent");
+  }
   static double elapsed_ms(const EventImpl& start, const EventImpl& stop) {
     stop.synchronize();
     float ms = 0.0f;

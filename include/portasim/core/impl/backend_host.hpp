@@ -45,6 +45,12 @@ class EventImpl {
   void synchronize() const {}
   bool query() const { return true; }
   void make_wait(const ExecutionSpace& /*consumer*/) const {}
+  // Host instances run in order with the host, so a native queue has nothing to order.
+  void record_on_native(std::uintptr_t /*stream*/) {
+    m_time = std::chrono::steady_clock::now();
+    m_recorded = true;
+  }
+  void make_native_wait(std::uintptr_t /*stream*/) const {}
   static double elapsed_ms(const EventImpl& start, const EventImpl& stop) {
     return std::chrono::duration<double, std::milli>(stop.m_time - start.m_time).count();
   }
