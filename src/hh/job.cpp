@@ -2,6 +2,7 @@
 // enabled space.
 #include "portasim/hh/job.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -52,6 +53,13 @@ void validate(const JobSpec& spec) {
       message << option_of(f) << " must be " << allowed_values(f) << ", got " << value;
       throw_error(ErrorKind::invalid_argument, message.str());
     }
+  }
+  if (!spec.amplitudes.empty()) {
+    require(spec.stimulus_file.empty(), "per-neuron amplitudes have no effect with --stimulus");
+    require(static_cast<std::int64_t>(spec.amplitudes.size()) == c.neurons,
+            "amplitudes: " + std::to_string(spec.amplitudes.size()) + " values for " +
+                std::to_string(c.neurons) + " neurons");
+    for (double a : spec.amplitudes) require_finite("amplitudes", a);
   }
   if (spec.stimulus_file.empty()) {
     const GeneratedStimulus& g = spec.generated;
@@ -117,8 +125,20 @@ StimulusOfRank<Scalar, typename ExecutionSpace::memory_space> make_stimulus(
   g.total_neurons = neurons;
   out.stimulus = Stimulus<Scalar, memory_space>::generate(g);
   std::ostringstream text;
-  text << "generated: amplitude " << g.amplitude_first;
-  if (g.amplitude_last != g.amplitude_first) text << ":" << g.amplitude_last;
+  if (!spec.amplitudes.empty()) {
+    Kokkos::View<double*, memory_space> amplitudes(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "amplitudes"), block.size());
+    Kokkos::deep_copy(exec, amplitudes,
+                      Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                          spec.amplitudes.data() + block.begin, block.size()));
+    exec.fence();  // spec's host values may go before the copy would run
+    out.stimulus.amplitudes = amplitudes;
+    const auto [low, high] = std::minmax_element(spec.amplitudes.begin(), spec.amplitudes.end());
+    text << "generated: per-neuron amplitudes " << *low << ".." << *high;
+  } else {
+    text << "generated: amplitude " << g.amplitude_first;
+    if (g.amplitude_last != g.amplitude_first) text << ":" << g.amplitude_last;
+  }
   text << " uA/cm^2, on " << g.step_on_ms << " ms, off " << g.step_off_ms << " ms, pulse period "
        << g.pulse_period_ms << " ms width " << g.pulse_width_ms << " ms, ramp " << g.ramp_per_ms
        << " per ms, noise sd " << g.noise_sd << ", seed " << g.seed;
@@ -312,8 +332,9 @@ JobReport<Scalar> run_job(const ExecutionSpace& exec, const JobSpec& spec,
   }
   if (file) {
     file->finish(config, whole, attributes,
-                 spec.stimulus_file.empty() ? amplitude_sweep(spec.generated, config.neurons)
-                                            : std::vector<double>());
+                 !spec.amplitudes.empty()     ? spec.amplitudes
+                 : spec.stimulus_file.empty() ? amplitude_sweep(spec.generated, config.neurons)
+                                              : std::vector<double>());
     report.summary.output_path = spec.output_path;
   }
   fill_figures(report, config, whole);

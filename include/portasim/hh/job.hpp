@@ -24,6 +24,9 @@ struct JobSpec {
   // The current, unless stimulus_file is given. first_neuron / total_neurons are set by the
   // job for each rank.
   GeneratedStimulus generated;
+  // The amplitude (uA/cm^2) of every neuron of the whole population in place of the
+  // generated linspace (the rest of `generated` still applies); empty for the linspace.
+  std::vector<double> amplitudes;
   std::string stimulus_file;       // FILE.h5 (dataset /stimulus) or FILE.h5:/dataset
   std::string initial_state_file;  // per-neuron values (neuron_values_file.hpp)
   // Run-wide fields the caller set on purpose (by their flags): one that the initial-state

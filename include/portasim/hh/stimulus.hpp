@@ -17,7 +17,8 @@ enum class StimulusKind { none, shared_trace, per_neuron_trace, generated };
 
 // A generated current for neuron k at sample i (time t_i = i dt):
 //   amplitude_k * gate(t_i) + ramp_per_ms * (t_i - step_on_ms) * window(t_i) + noise_sd * N(0,1)
-// amplitude_k: linspace(amplitude_first, amplitude_last) over the neurons (NumPy's linspace,
+// amplitude_k: given per neuron (Stimulus::amplitudes), or
+//   linspace(amplitude_first, amplitude_last) over the neurons (NumPy's linspace,
 //   endpoint included), so one run can sweep an f-I curve;
 // window(t): step_on_ms <= t < step_off_ms;
 // gate(t): window(t), and with pulse_period_ms > 0 only the first pulse_width_ms of each
@@ -49,6 +50,9 @@ struct Stimulus {
   // per_neuron_trace: shape (n_steps or n_steps + 1, neurons), neurons fastest.
   Kokkos::View<const Scalar**, Kokkos::LayoutRight, MemorySpace> per_neuron;
   GeneratedStimulus generated;
+  // generated: the amplitude of each of this run's neurons (uA/cm^2) in place of the
+  // linspace; empty for the linspace.
+  Kokkos::View<const double*, MemorySpace> amplitudes;
 
   static Stimulus none() { return {}; }
   static Stimulus shared_trace(Kokkos::View<const Scalar*, MemorySpace> trace) {
@@ -83,9 +87,10 @@ struct StimulusEvaluator {
   StimulusKind kind;
   Kokkos::View<const Scalar*, MemorySpace> shared;
   Kokkos::View<const Scalar**, Kokkos::LayoutRight, MemorySpace> per_neuron;
-  double amplitude_first, amplitude_step;      // amplitude_k = first + k * step
-  std::int64_t on_sample, off_sample;          // window: on <= i < off
-  std::int64_t period_samples, width_samples;  // pulse train when period > 0
+  double amplitude_first, amplitude_step;               // amplitude_k = first + k * step
+  Kokkos::View<const double*, MemorySpace> amplitudes;  // or amplitudes(k) where given
+  std::int64_t on_sample, off_sample;                   // window: on <= i < off
+  std::int64_t period_samples, width_samples;           // pulse train when period > 0
   double ramp_per_sample;
   double noise_sd;
   std::uint64_t seed;
@@ -124,7 +129,9 @@ struct StimulusEvaluator {
   KOKKOS_INLINE_FUNCTION ForNeuron for_neuron(std::int64_t neuron) const {
     const std::int64_t global = first_neuron + neuron;
     return ForNeuron{this, neuron, global,
-                     amplitude_first + amplitude_step * static_cast<double>(global)};
+                     amplitudes.extent(0) > 0
+                         ? amplitudes(neuron)
+                         : amplitude_first + amplitude_step * static_cast<double>(global)};
   }
 };
 

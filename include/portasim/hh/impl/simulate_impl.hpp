@@ -81,6 +81,11 @@ StimulusEvaluator<Scalar, MemorySpace> make_evaluator(const Stimulus<Scalar, Mem
               "stimulus slice: neurons " + std::to_string(g.first_neuron) + ".." +
                   std::to_string(g.first_neuron + config.neurons - 1) + " are outside the " +
                   std::to_string(total) + " of the population");
+      require(stimulus.amplitudes.extent(0) == 0 ||
+                  static_cast<std::int64_t>(stimulus.amplitudes.extent(0)) == config.neurons,
+              "per-neuron amplitudes: " + std::to_string(stimulus.amplitudes.extent(0)) +
+                  " values for " + std::to_string(config.neurons) + " neurons");
+      e.amplitudes = stimulus.amplitudes;
       e.first_neuron = g.first_neuron;
       e.amplitude_first = g.amplitude_first;
       e.amplitude_step =
