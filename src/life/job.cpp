@@ -39,9 +39,11 @@ void validate(const JobSpec& spec) {
   validate(c);
   require(spec.format.empty() || spec.format == "npy" || spec.format == "h5",
           "--format must be npy or h5, got '" + spec.format + "'");
-  require(output_format(spec) == "h5" || (c.every == 1 && !c.packed_output),
-          "--every and --packed need --format h5 (.npy chunk files hold every generation, one byte "
-          "per cell)");
+  // A sink in memory takes any recorded generations; .npy chunk files only whole ones.
+  require(
+      spec.output_path.empty() || output_format(spec) == "h5" || (c.every == 1 && !c.packed_output),
+      "--every and --packed need --format h5 (.npy chunk files hold every generation, one byte "
+      "per cell)");
   const int starts =
       !spec.pattern.empty() + !spec.initial_path.empty() + spec.initial_grid.has_value();
   require(starts <= 1, "give --pattern or --initial, not both");

@@ -136,8 +136,15 @@ TEST(TEST_CATEGORY, life_job_validates_by_option_names) {
   };
   EXPECT_NE(message([](life::JobSpec& s) { s.config.width = 0; }).find("--width must be > 0"),
             std::string::npos);
-  EXPECT_NE(message([](life::JobSpec& s) { s.config.every = 2; }).find("--format h5"),
+  EXPECT_NE(message([](life::JobSpec& s) {
+              s.output_path = "run.npy";
+              s.config.every = 2;
+            }).find("--format h5"),
             std::string::npos);
+  // A sink in memory (no file) takes every other generation.
+  life::JobSpec in_memory;
+  in_memory.config.every = 2;
+  EXPECT_NO_THROW(life::validate(in_memory));
   EXPECT_NE(message([](life::JobSpec& s) {
               s.pattern = "glider.rle";
               s.seed = 1;
