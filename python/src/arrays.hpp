@@ -30,7 +30,8 @@ namespace portasim::python {
 using Memory = Exec::memory_space;
 
 // Whether the backend's memory is the host's (NumPy arrays are then viewed in place).
-inline constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible;
+inline constexpr bool host_memory =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible;
 
 // Where a call's arrays live: NumPy (host) or CuPy (device), and for CuPy the caller's
 // current CUDA stream (its native handle; 0 is the legacy default stream).
@@ -46,7 +47,9 @@ struct Place {
 // Where the array's first element is: CuPy's __cuda_array_interface__, NumPy's buffer.
 inline std::uintptr_t address_of(const py::handle& array, bool device) {
   if (device)
-    return array.attr("__cuda_array_interface__")["data"].cast<py::tuple>()[0].cast<std::uintptr_t>();
+    return array.attr("__cuda_array_interface__")["data"]
+        .cast<py::tuple>()[0]
+        .cast<std::uintptr_t>();
   return reinterpret_cast<std::uintptr_t>(py::reinterpret_borrow<py::array>(array).data());
 }
 
@@ -58,8 +61,8 @@ inline std::vector<std::size_t> shape_of(const py::handle& array) {
 }
 
 template <class DataType, class Space>
-using ViewOver = Kokkos::View<DataType, Kokkos::LayoutRight, Space,
-                              Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+using ViewOver =
+    Kokkos::View<DataType, Kokkos::LayoutRight, Space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
 inline Kokkos::LayoutRight layout_of(const std::vector<std::size_t>& shape) {
   Kokkos::LayoutRight layout;
@@ -81,8 +84,7 @@ inline void order_after_caller(const Exec& exec, const Place& place) {
 // The caller's array in the backend's memory, as a View of DataType (double**, const
 // std::uint8_t**, ...): in place where the backend can reach it, else a copy on `exec`.
 template <class DataType>
-Kokkos::View<DataType, Kokkos::LayoutRight, Memory> input_view(const Exec& exec,
-                                                               const Place& place,
+Kokkos::View<DataType, Kokkos::LayoutRight, Memory> input_view(const Exec& exec, const Place& place,
                                                                const py::handle& array,
                                                                const char* label) {
   using Result = Kokkos::View<DataType, Kokkos::LayoutRight, Memory>;
@@ -93,8 +95,7 @@ Kokkos::View<DataType, Kokkos::LayoutRight, Memory> input_view(const Exec& exec,
   using Copy = Kokkos::View<typename Result::non_const_data_type, Kokkos::LayoutRight, Memory>;
   Copy copy(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label), exec),
             layout_of(shape));
-  Kokkos::deep_copy(exec, copy,
-                    view_over<ViewOver<DataType, Kokkos::HostSpace>>(data, shape));
+  Kokkos::deep_copy(exec, copy, view_over<ViewOver<DataType, Kokkos::HostSpace>>(data, shape));
   return copy;
 }
 
@@ -104,7 +105,8 @@ template <class View>
 py::object output_array(const Exec& exec, const Place& place, const View& result) {
   using Value = typename View::non_const_value_type;
   std::vector<std::size_t> shape;
-  for (unsigned i = 0; i < static_cast<unsigned>(View::rank); ++i) shape.push_back(result.extent(i));
+  for (unsigned i = 0; i < static_cast<unsigned>(View::rank); ++i)
+    shape.push_back(result.extent(i));
   py::object array = py::module_::import(place.device ? "cupy" : "numpy")
                          .attr("empty")(py::tuple(py::cast(shape)), py::dtype::of<Value>());
   if (result.size() == 0) return array;
@@ -112,8 +114,7 @@ py::object output_array(const Exec& exec, const Place& place, const View& result
   using Target = typename View::non_const_data_type;
   if (place.device)
     Kokkos::deep_copy(exec, view_over<ViewOver<Target, Memory>>(data, shape), result);
-  else
-    Kokkos::deep_copy(exec, view_over<ViewOver<Target, Kokkos::HostSpace>>(data, shape), result);
+  else Kokkos::deep_copy(exec, view_over<ViewOver<Target, Kokkos::HostSpace>>(data, shape), result);
   return array;
 }
 

@@ -82,7 +82,8 @@ py::dict hh_simulate(const py::dict& options) {
   g.seed = options["seed"].cast<std::uint64_t>();
   if (!options["amplitudes"].is_none()) {
     const auto amplitudes =
-        options["amplitudes"].cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
+        options["amplitudes"]
+            .cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
     spec.amplitudes.assign(amplitudes.data(), amplitudes.data() + amplitudes.size());
   }
   spec.output_path = options["output"].cast<std::string>();

@@ -65,8 +65,7 @@ class PythonChunks : public life::ChunkSink {
         py::array_t<std::uint8_t> cells({chunk.count, chunk.height, chunk.row_bytes});
         std::copy(chunk.data, chunk.data + cells.size(), cells.mutable_data());
         py::array_t<std::int64_t> generations(chunk.count);
-        std::copy(chunk.generations, chunk.generations + chunk.count,
-                  generations.mutable_data());
+        std::copy(chunk.generations, chunk.generations + chunk.count, generations.mutable_data());
         m_receive(cells, generations);
       }
     }
@@ -138,8 +137,8 @@ py::dict run(const py::dict& o, const py::object& initial, const py::object& rec
   d["cells_per_second"] = s.cells_per_second();
   d["initial"] = report.initial;
   d["seed"] = report.seed;
-  d["resumed_after"] = report.resumed_after ? py::object(py::int_(*report.resumed_after))
-                                            : py::object(py::none());
+  d["resumed_after"] =
+      report.resumed_after ? py::object(py::int_(*report.resumed_after)) : py::object(py::none());
   d["written"] = report.written;
   return d;
 }

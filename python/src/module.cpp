@@ -72,8 +72,9 @@ PYBIND11_MODULE(_portasim, m) {
     }
   });
   m.def("info", &info, "Backends, devices and versions");
-  m.def("device_arrays", [] { return !portasim::python::host_memory; },
-        "Whether this build runs on a GPU and takes CuPy arrays");
+  m.def(
+      "device_arrays", [] { return !portasim::python::host_memory; },
+      "Whether this build runs on a GPU and takes CuPy arrays");
   portasim::python::register_life(m);
   portasim::python::register_hh(m);
   portasim::python::register_sfap(m);

@@ -50,10 +50,10 @@ py::object array_or_none(const Exec& exec, const Place& place, const View& view)
 
 // Arrays of the /inputs shapes, float64 and C-contiguous, all NumPy or all CuPy (checked in
 // portasim/sfap.py); nerve_paths is (0, 2) without delays.
-py::dict calc(const py::tuple& where, const py::object& fiber_centers,
-              const py::object& endplate_z, const py::object& conduction_velocity,
-              const py::object& diameter, const py::object& electrode_positions,
-              const py::object& nerve_paths, const py::dict& o) {
+py::dict calc(const py::tuple& where, const py::object& fiber_centers, const py::object& endplate_z,
+              const py::object& conduction_velocity, const py::object& diameter,
+              const py::object& electrode_positions, const py::object& nerve_paths,
+              const py::dict& o) {
   const Place place = Place::of(where);
   const Exec& exec = instance();
   sfap::Inputs<Memory> in;

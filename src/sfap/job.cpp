@@ -28,9 +28,6 @@ void validate(const JobSpec& spec) {
           "--jitter-seed has no effect without --jitter-sd-ms > 0");
 }
 
-namespace {
-
-// The computation's options: the input's attributes, then the spec's overrides.
 Options options_of(const JobSpec& spec, const HostInputs& host) {
   Options options = options_from(host, Options{});
   if (spec.dz_mm) options.dz_mm = *spec.dz_mm;
@@ -51,6 +48,8 @@ Options options_of(const JobSpec& spec, const HostInputs& host) {
   options.jitter_seed = spec.jitter_seed.value_or(0);
   return options;
 }
+
+namespace {
 
 void write_output(const std::string& path, const std::string& backend, const JobSpec& spec,
                   const Options& options, const Result<Kokkos::HostSpace>& result, int ranks,

@@ -47,6 +47,11 @@ struct JobReport {
 // message names the option as the command line spells it (--dz, --jitter-sd-ms, ...).
 void validate(const JobSpec& spec);
 
+// The computation's options of a job: the input's attributes (dt, dz, the minimum radial
+// distance), then the spec's overrides; throws for a dz or dt that is not finite and > 0.
+// Only the scalars of `inputs` are read.
+Options options_of(const JobSpec& spec, const HostInputs& inputs);
+
 // Runs the job on `exec` over context.comm (every rank calls it). Inputs are never
 // overwritten: an output that is the input file by any path is refused before anything is
 // written.
