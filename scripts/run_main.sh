@@ -50,5 +50,11 @@ echo "== sfap: MyoGen's 20-fiber, 4-electrode example (tests/data/sfap) and a mo
 echo "== examples/jobs.cpp: the library called from C++ (HH into memory, Life into a callback)" >&2
 build/$preset/examples/portasim_example_jobs | tee "$out/example_jobs.txt"
 
+echo "== examples/python: the Python package (MyoGen's one-line change, an f-I curve, a Life callback)" >&2
+for example in motor_unit_sfaps hh_fi_curve life_chunk_callback; do
+  PYTHONPATH=build/$preset/python /usr/bin/python3 "examples/python/$example.py" --output "$out" |
+    tee -a "$out/examples_python.txt"
+done
+
 echo "== outputs in $out/:" >&2
 ls -l "$out" >&2

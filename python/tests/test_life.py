@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import portasim
+from conftest import as_numpy
 
 
 def reference_step(grid, boundary):
@@ -23,7 +24,7 @@ def reference_step(grid, boundary):
 @pytest.mark.parametrize("shape", [(37, 23), (20, 128)])
 @pytest.mark.parametrize("boundary", ["torus", "dead"])
 @pytest.mark.parametrize("engine", ["auto", "byte", "bits"])
-def test_step_matches_the_reference(shape, boundary, engine):
+def test_step_matches_the_reference(xp, shape, boundary, engine):
     if engine == "bits" and shape[1] % 64:
         pytest.skip("the bits engine needs a width that is a multiple of 64")
     rng = np.random.default_rng(7)
@@ -31,18 +32,21 @@ def test_step_matches_the_reference(shape, boundary, engine):
     expected = grid
     for _ in range(9):
         expected = reference_step(expected, boundary)
-    result = portasim.life.step(grid, 9, boundary=boundary, engine=engine)
+    given = xp.asarray(grid)
+    result = portasim.life.step(given, 9, boundary=boundary, engine=engine)
+    assert type(result) is type(given)  # NumPy in, NumPy out; CuPy in, CuPy out
     assert result.dtype == np.uint8 and result.shape == shape
-    np.testing.assert_array_equal(result, expected)
-    assert grid is not result and grid.sum() > 0  # the input is left as it was
+    np.testing.assert_array_equal(as_numpy(result), expected)
+    np.testing.assert_array_equal(as_numpy(given), grid)  # the input is left as it was
 
 
-def test_bool_grids_and_zero_generations():
+def test_bool_grids_and_zero_generations(xp):
     grid = np.zeros((8, 8), dtype=bool)
     grid[1, 2] = grid[2, 3] = grid[3, 1] = grid[3, 2] = grid[3, 3] = True  # a glider
-    np.testing.assert_array_equal(portasim.life.step(grid, 0), grid.astype(np.uint8))
+    np.testing.assert_array_equal(as_numpy(portasim.life.step(xp.asarray(grid), 0)),
+                                  grid.astype(np.uint8))
     moved = np.roll(np.roll(grid, 1, 0), 1, 1).astype(np.uint8)
-    np.testing.assert_array_equal(portasim.life.step(grid, 4), moved)
+    np.testing.assert_array_equal(as_numpy(portasim.life.step(xp.asarray(grid), 4)), moved)
 
 
 @pytest.mark.parametrize("grid, error, words", [
@@ -134,3 +138,20 @@ def test_ctrl_c_keeps_the_chunks_written_and_resume_finishes(tmp_path):
     assert finished.resumed_after is not None and finished.last_generation == 40
     whole = portasim.life.run(height=16, width=64, density=0.5, seed=9, generations=40)
     np.testing.assert_array_equal(finished.final_grid, whole.final_grid)
+
+
+def test_cupy_work_is_ordered_on_the_callers_stream(xp):
+    """On a CuPy stream of the caller's, the grid made just before the call is what the call
+    reads, and work queued just after it reads the call's result, with no synchronisation
+    in between (CUDA builds only)."""
+    if xp is np:
+        pytest.skip("CuPy arrays: CUDA builds only")
+    rng = np.random.default_rng(11)
+    grid = (rng.random((1024, 1024)) < 0.4).astype(np.uint8)
+    expected = portasim.life.step(grid, 30)
+    with xp.cuda.Stream(non_blocking=True):
+        source = xp.asarray(grid) * xp.uint8(1)  # queued on the caller's stream
+        result = portasim.life.step(source, 30)
+        population = int(result.sum(dtype=xp.int64))  # queued after the call's work
+    assert population == int(expected.sum())
+    np.testing.assert_array_equal(result.get(), expected)

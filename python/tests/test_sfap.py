@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import portasim
+from conftest import as_numpy
 
 REFERENCE = pathlib.Path(__file__).resolve().parents[2] / "tests/data/sfap/r1_20f_4e_dz0p1.h5"
 
@@ -28,15 +29,16 @@ def relative_error(got, want):
     return np.linalg.norm(got - want) / np.linalg.norm(want)
 
 
-def test_calc_sfaps_reproduces_myogen():
+def test_calc_sfaps_reproduces_myogen(xp):
     arrays, scalars, want = reference_inputs()
-    r = portasim.sfap.calc_sfaps(arrays["fiber_centers"], arrays["endplate_z"],
-                                 arrays["conduction_velocity"], arrays["diameter"],
-                                 arrays["electrode_positions"], nerve_paths=arrays["nerve_paths"],
-                                 **scalars)
-    np.testing.assert_array_equal(r.t, want["t"])
+    a = {k: xp.asarray(v) for k, v in arrays.items()}
+    r = portasim.sfap.calc_sfaps(a["fiber_centers"], a["endplate_z"], a["conduction_velocity"],
+                                 a["diameter"], a["electrode_positions"],
+                                 nerve_paths=a["nerve_paths"], **scalars)
+    assert type(r.sfaps_pre_shift) is type(a["diameter"])
+    np.testing.assert_array_equal(as_numpy(r.t), want["t"])
     for name in ("sfaps_pre_shift", "sfaps_post_shift", "muap"):
-        got = getattr(r, name)
+        got = as_numpy(getattr(r, name))
         assert got.shape == want[name].shape, name
         assert relative_error(got, want[name]) < 1e-12, name
     assert r.sfaps_jittered is None
@@ -89,11 +91,11 @@ class MotorUnitStandIn:
         self.neuromuscular_junction_conduction_velocities__mm_per_s = [5000.0, 2000.0]
 
 
-def test_calc_sfaps_for_sets_what_myogen_sets():
+def test_calc_sfaps_for_sets_what_myogen_sets(xp):
     arrays, scalars, want = reference_inputs()
     mu = MotorUnitStandIn(arrays, scalars)
     portasim.sfap.calc_sfaps_for(mu, scalars["dt_s"], scalars["dz_mm"],
-                                 arrays["electrode_positions"], use_gpu=False)
+                                 arrays["electrode_positions"], use_gpu=xp is not np)
     assert isinstance(mu.sfaps, np.ndarray) and mu.sfaps.dtype == np.float64
     assert mu.sfaps.shape == want["sfaps_post_shift"].shape
     assert relative_error(mu.sfaps, want["sfaps_post_shift"]) < 1e-12
@@ -116,3 +118,21 @@ def test_calc_sfaps_for_refuses_what_it_cannot_do():
             portasim.sfap.calc_sfaps_for(MotorUnitStandIn(arrays, scalars), scalars["dt_s"],
                                          scalars["dz_mm"], arrays["electrode_positions"],
                                          use_gpu=True)
+
+
+def test_arrays_of_the_wrong_memory_or_kind_raise(xp):
+    arrays, scalars, _ = reference_inputs()
+    args = [xp.asarray(a) for a in list(arrays.values())[:5]]
+
+    class DeviceArray:  # what a host build sees of a GPU array
+        __cuda_array_interface__ = {"shape": (20,), "typestr": "<f8", "data": (0, False),
+                                    "version": 3}
+
+    mixed = list(args)
+    mixed[1] = DeviceArray() if xp is np else arrays["endplate_z"]
+    with pytest.raises(TypeError, match="endplate_z"):
+        portasim.sfap.calc_sfaps(*mixed, delays=False, **scalars)
+    listed = list(args)
+    listed[2] = list(arrays["conduction_velocity"])
+    with pytest.raises(TypeError, match="conduction_velocity must be a numpy.ndarray"):
+        portasim.sfap.calc_sfaps(*listed, delays=False, **scalars)
