@@ -5,6 +5,7 @@
 # usage: perf/run_gpu_suite.sh STAGE_DIR OUT_DIR PART...
 #   parts: info tests disk sanitize sanitize-cli oom overlap hh hh-integrators hh-peer life life-peer sfap cpu
 #          blas-peer toolkit-linalg toolkit-memory toolkit toolkit-axis toolkit-cli scale life-mpi
+#          python
 #   (toolkit plots every toolkit_*.json in OUT_DIR: run toolkit-linalg and toolkit-memory first)
 set -u
 stage=$1 out=$2
@@ -18,6 +19,24 @@ status=0
 for part in "$@"; do
   echo "===== $part"
   case $part in
+    python)
+      # The Python package built for this machine's interpreter (scripts/stage_for_device.sh
+      # stages it as $stage/python): the pytest suite, with CuPy arrays as well as NumPy, and
+      # the cost of a call from Python against the same call from C++.
+      if [ ! -d "$stage/python/portasim" ]; then
+        echo "no $stage/python: configure with -DPORTASIM_PYTHON_OTHER (docs/python.md)"; status=1; continue
+      fi
+      export PYTHONPATH=$PWD/$stage/python PORTASIM_CLI=$PWD/$stage/bin/portasim
+      python3 -c "import portasim, json; print(json.dumps(portasim.info()))" | tee "$out/python_info.json"
+      python3 -m pytest -q -p no:cacheprovider -rs python/tests > "$out/python_pytest.txt" 2>&1 || status=1
+      tail -5 "$out/python_pytest.txt"
+      "$stage/bin/portasim_bench_life" --benchmark_filter=run_call --benchmark_min_time=0.2 \
+        --benchmark_out="$out/python_cpp_life.json" > /dev/null
+      "$stage/bin/portasim_bench_sfap" --benchmark_filter=bench_200x25/with_delays \
+        --benchmark_min_time=0.2 --benchmark_out="$out/python_cpp_sfap.json" > /dev/null
+      python3 perf/python/bench_python.py --bench-file "$PORTASIM_SFAP_REFERENCE_DIR/bench_200f_25e_dz0p1.h5" \
+        --cpp "$out/python_cpp_life.json" "$out/python_cpp_sfap.json" --output "$out/python_bench.json" |
+        tee "$out/python_bench.txt" ;;
     info)
       nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/machine.txt"
       "$stage/bin/portasim" info | tee -a "$out/machine.txt" ;;

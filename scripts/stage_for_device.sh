@@ -30,6 +30,15 @@ if [ -n "${PORTASIM_STAGE_HOST:-}" ]; then
   done < <(find "$PORTASIM_STAGE_HOST" -type f -executable -name 'portasim_bench_*' -not -path '*/CMakeFiles/*')
 fi
 
+# The Python package built for the GPU machine's interpreter (-DPORTASIM_PYTHON_OTHER, see
+# docs/python.md), as $stage/python/portasim: PYTHONPATH=$stage/python there.
+if [ -d "$build/python-other/portasim" ]; then
+  mkdir -p "$stage/python"
+  cp -r "$build/python-other/portasim" "$stage/python/"
+  strip --strip-debug "$stage"/python/portasim/*.so 2>/dev/null || true
+  executables+=("$stage"/python/portasim/*.so)
+fi
+
 # Everything the base system or the CUDA installation provides stays behind.
 keep_behind='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|librt\.|libpthread\.|libstdc\+\+|libgcc_s|libcuda\.|libcublas|libcudart|libcusolver|libcusparse|libnvJitLink|libnvidia)'
 for exe in "${executables[@]}"; do

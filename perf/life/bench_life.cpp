@@ -2,6 +2,9 @@
 // streaming pipeline writing every generation.
 //   BM_life_engine/{byte,bits}/side: generations on the device only, torus, random grid of
 //     density 0.5 (the spec's targets at 16384^2: byte >= 1e12, bits >= 5e12 cells/s).
+//   BM_life_run_call/side/generations: one life::run that steps a grid in device memory and
+//     copies the final grid out, recording nothing: what portasim.life.step does with a CuPy
+//     array, timed on the host around the call (the C++ side of perf/python/bench_python.py).
 //   BM_life_pipeline/{discard,npy}/side: 200 generations, chunks of 10 (the CuPy peer's
 //     pipeline case), every generation handed over through pinned memory,
 //     either dropped on the host (the pipeline's own ceiling: pinned D2H) or written as .npy
@@ -116,7 +119,32 @@ void BM_life_pipeline(benchmark::State& state, bool to_disk) {
   state.counters["write_s"] = write;
 }
 
+void BM_life_run_call(benchmark::State& state) {
+  const std::int64_t side = state.range(0);
+  Exec exec;
+  portasim::life::Config config;
+  config.width = config.height = side;
+  config.steps = config.chunk_size = state.range(1);
+  config.engine = side % 64 == 0 ? portasim::life::Engine::bits : portasim::life::Engine::bytes;
+  portasim::life::ByteGrid<memory> grid("grid", side, side), final_grid("final", side, side);
+  portasim::life::fill_random(exec, grid, 0.3, 1);
+  exec.fence();
+  for (auto _ : state) {
+    portasim::life::run(exec, config, grid, 0, nullptr, &final_grid);
+    exec.fence();
+  }
+  state.counters["cells_per_s"] =
+      benchmark::Counter(static_cast<double>(side * side) * static_cast<double>(config.steps),
+                         benchmark::Counter::kIsIterationInvariantRate);
+}
+
 void register_all() {
+  benchmark::RegisterBenchmark("BM_life_run_call", BM_life_run_call)
+      ->Args({256, 1})
+      ->Args({std::min<std::int64_t>(max_side(), 8192), 50})
+      ->ArgNames({"side", "generations"})
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
   for (auto [name, engine] : {std::pair{"BM_life_engine/byte", portasim::life::Engine::bytes},
                               std::pair{"BM_life_engine/bits", portasim::life::Engine::bits}}) {
     auto* b = benchmark::RegisterBenchmark(
