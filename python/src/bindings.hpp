@@ -15,6 +15,7 @@ namespace py = pybind11;
 void register_life(py::module_& m);
 void register_hh(py::module_& m);
 void register_sfap(py::module_& m);
+void register_toolkit(py::module_& m);
 
 // A new NumPy array of `shape` holding a copy of `data` (C order).
 template <class T>

@@ -1,5 +1,5 @@
 // portasim._portasim: the compiled part of the Python package. Each part (life.cpp, hh.cpp,
-// sfap.cpp) runs the library on NumPy arrays, or on CuPy arrays in a CUDA build
+// sfap.cpp, toolkit.cpp) runs the library on NumPy arrays, or on CuPy arrays in a CUDA build
 // (arrays.hpp); the Python modules in python/portasim/ check the arguments and give the
 // documented signatures. Kokkos comes up on first use and goes down at interpreter exit
 // (session.hpp). The GIL is released while the library works.
@@ -78,4 +78,5 @@ PYBIND11_MODULE(_portasim, m) {
   portasim::python::register_life(m);
   portasim::python::register_hh(m);
   portasim::python::register_sfap(m);
+  portasim::python::register_toolkit(m);
 }
