@@ -1,17 +1,19 @@
-"""portasim from Python: the library's simulations on NumPy arrays.
+"""portasim from Python: the library's simulations and its array toolkit on NumPy arrays
+(or CuPy arrays on a CUDA build).
 
     import portasim
     portasim.info()                      # backends, devices, versions
     portasim.life.step(grid, 100)        # Game of Life generations of a 2-D uint8 array
     portasim.hh.simulate(1000, 100.0)    # batched Hodgkin-Huxley neurons
     portasim.sfap.calc_sfaps(...)        # MyoGen's SFAPs of a motor unit
+    portasim.toolkit.matmul(a, b)        # the toolkit: elementwise, sum, L2 norm, matmul, svd
 
-Each call runs the same job as the portasim command line (docs/python.md). Kokkos starts
+The simulations run the same jobs as the portasim command line (docs/python.md). Kokkos starts
 on the first call and stops when the interpreter exits.
 """
 
 from . import _portasim
-from . import hh, life, sfap
+from . import hh, life, sfap, toolkit
 
 
 def info():
@@ -19,4 +21,4 @@ def info():
     return _portasim.info()
 
 
-__all__ = ["info", "hh", "life", "sfap"]
+__all__ = ["info", "hh", "life", "sfap", "toolkit"]
