@@ -1,6 +1,7 @@
 """The Python examples users copy (examples/python) run on small problems and draw their
 pictures."""
 
+import importlib.util
 import os
 import pathlib
 import subprocess
@@ -18,6 +19,10 @@ EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples" / "python"
      "example_life_population.png"),
 ])
 def test_example_runs(tmp_path, example, arguments, picture):
+    # The bootstrap installs Matplotlib, so CI fails without it; a machine set up otherwise
+    # (the GPU machine's interpreter) skips the pictures.
+    if importlib.util.find_spec("matplotlib") is None and not os.environ.get("CI"):
+        pytest.skip("Matplotlib is not installed")
     done = subprocess.run([sys.executable, str(EXAMPLES / example), *arguments, "--output",
                            str(tmp_path)], capture_output=True, text=True, env=os.environ)
     assert done.returncode == 0, done.stderr
