@@ -259,9 +259,9 @@ def test_wrong_dtypes_raise_type_error(xp):
 def test_python_lists_and_other_objects_raise_type_error():
     with pytest.raises(TypeError, match="x must be a numpy.ndarray"):
         toolkit.sum([1.0, 2.0])
-    with pytest.raises(TypeError, match="b must be a numpy.ndarray, got list"):
+    with pytest.raises(TypeError, match="b must be a numpy.ndarray( or cupy.ndarray)?, got list"):
         toolkit.squared_difference(np.ones(2), [1.0, 2.0])
-    with pytest.raises(TypeError, match="b must be a numpy.ndarray, got str"):
+    with pytest.raises(TypeError, match="b must be a numpy.ndarray( or cupy.ndarray)?, got str"):
         toolkit.multiply_add(np.ones(2), np.ones(2), "2")
     with pytest.raises(TypeError, match="axis must be an integer"):
         toolkit.sum(np.ones((2, 2)), axis=1.0)
