@@ -38,7 +38,10 @@ class Result:
     """What simulate() returns: spikes, the recorded traces (samples x neurons; None when not
     recorded), the final state, per-neuron statistics and the run's figures."""
 
-    def __init__(self, raw, options):
+    def __init__(self, raw, options, device=False):
+        if device:  # CuPy in, CuPy out: the host results are copied to the GPU once
+            import cupy
+            raw = {k: cupy.asarray(v) if isinstance(v, np.ndarray) else v for k, v in raw.items()}
         self._options = options
         self.spikes = Spikes(raw["spike_count"], raw["spike_offsets"], raw["spike_times"])
         self.v, self.m, self.h, self.n = (raw["trace_" + k] for k in "vmhn")
@@ -87,7 +90,9 @@ def simulate(neurons, t_ms, dt_ms=0.01, amplitude=10.0, *, record="spikes", ever
     """Runs `neurons` HH neurons for `t_ms` ms, as `portasim hh` does.
 
     amplitude: a DC current in uA/cm^2, (a0, a1) spread linearly over the neurons, or an
-    array of one amplitude per neuron (NumPy, or CuPy on a CUDA build).
+    array of one amplitude per neuron (NumPy, or CuPy on a CUDA build). The result's arrays
+    are NumPy, or CuPy when the amplitudes are: the job streams spikes and traces to host
+    memory, and they are copied to the GPU once at the end.
     record: "spikes", "v", "all" (V and the gates) or "none"; every: record every k-th step.
     integrator: "rk4", "euler", "rush-larsen" or "rk45"; precision: "f32" or "f64".
     stimulus: step_on_ms, step_off_ms, pulse_period_ms, pulse_width_ms, ramp_per_ms,
@@ -99,9 +104,10 @@ def simulate(neurons, t_ms, dt_ms=0.01, amplitude=10.0, *, record="spikes", ever
     check_choice("record", record, ("spikes", "v", "all", "none"))
     check_choice("integrator", integrator, ("rk4", "euler", "rush-larsen", "rk45"))
     check_choice("precision", precision, ("f32", "f64"))
+    device = is_device_array(amplitude)
     a0, a1, per_neuron = _amplitudes(amplitude, int(neurons))
     options = dict(_STIMULUS_DEFAULTS, **stimulus)
     options.update(neurons=int(neurons), t_ms=float(t_ms), dt_ms=float(dt_ms), every=int(every),
                    record=record, integrator=integrator, precision=precision, seed=int(seed),
                    amplitude_first=a0, amplitude_last=a1, amplitudes=per_neuron, output="")
-    return Result(_portasim.hh_simulate(options), options)
+    return Result(_portasim.hh_simulate(options), options, device)
