@@ -33,6 +33,7 @@ debian_packages=(
   build-essential cmake ninja-build pkg-config dpkg-dev patch
   libhdf5-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
   libopenmpi-dev openmpi-bin liblapacke-dev libopenblas-dev
+  libopenblas-openmp-dev  # the host BLAS of Kokkos Kernels (select_openmp_openblas)
   python3-numpy python3-h5py python3-matplotlib
   python3-dev python3-pybind11 pybind11-dev python3-pytest  # the Python package (python/) and its tests
   ffmpeg  # scripts/render_life.py's MP4; its ffprobe checks the MP4 in tests/scripts
@@ -50,6 +51,23 @@ install_debian_packages() {
   local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# OpenBLAS built with OpenMP as the system's libblas/liblapack: it shares libgomp's thread pool
+# with Kokkos' OpenMP backend (no second pool spinning beside it), follows the threads Kokkos
+# is given, and runs single-threaded when called inside a parallel region. Debian's
+# alternatives prefer the pthread build, so select this one; NumPy follows it too.
+select_openmp_openblas() {
+  local dir=/usr/lib/x86_64-linux-gnu/openblas-openmp sudo=""
+  [ -d "$dir" ] || die "libopenblas-openmp-dev is not installed ($dir is missing)"
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  local name
+  for name in libblas.so.3 liblapack.so.3 libopenblas.so.0 libblas.so liblapack.so libopenblas.so; do
+    local link=$name-x86_64-linux-gnu
+    [ "$(readlink -f "/etc/alternatives/$link")" = "$(readlink -f "$dir/$name")" ] && continue
+    log "selecting $dir/$name for $name"
+    $sudo update-alternatives --quiet --set "$link" "$dir/$name"
+  done
 }
 
 # --- 2. Kokkos sources from the trilinos source package ----------------------------------
@@ -109,10 +127,14 @@ kokkos_flags() {
     cuda) echo "-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ENABLE_SERIAL=ON -DKokkos_ARCH_HOPPER90=ON -DCMAKE_CXX_COMPILER=$src_root/kokkos/bin/nvcc_wrapper" ;;
   esac
 }
+# Host gemm goes to the system's BLAS (select_openmp_openblas), and LAPACK with it (Kokkos
+# Kernels' host BLAS wrappers also call trtri): through libblas.so and liblapack.so, so the
+# library the alternatives select is the one loaded. Fortran names get a trailing
+# underscore, given here so that CMake does not enable Fortran to find out.
 kernels_flags() {
   case $1 in
     cuda) echo "-DKokkosKernels_ENABLE_TPL_CUBLAS=ON -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF -DCMAKE_CXX_COMPILER=$2/bin/nvcc_wrapper" ;;
-    *) echo "" ;;
+    *) echo "-DKokkosKernels_ENABLE_TPL_BLAS=ON -DKokkosKernels_ENABLE_TPL_LAPACK=ON -DBLAS_LIBRARIES=blas -DBLAS_LIBRARY_DIRS=/usr/lib/x86_64-linux-gnu -DLAPACK_LIBRARIES=lapack -DLAPACK_LIBRARY_DIRS=/usr/lib/x86_64-linux-gnu -DF77_BLAS_MANGLE=(name,NAME)name##_" ;;
   esac
 }
 
@@ -154,6 +176,6 @@ build_preset() {
   log "Kokkos ($flavour) ready in $prefix"
 }
 
-[ "${PORTASIM_SKIP_APT:-0}" = 1 ] || install_debian_packages
+[ "${PORTASIM_SKIP_APT:-0}" = 1 ] || { install_debian_packages; select_openmp_openblas; }
 fetch_sources
 for p in "${presets[@]}"; do build_preset "$p"; done

@@ -2,6 +2,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <dlfcn.h>
+
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -14,6 +17,9 @@
 
 #if defined(PORTASIM_ENABLE_HDF5)
 #include <H5public.h>
+#endif
+#if defined(PORTASIM_ENABLE_KERNELS)
+#include <KokkosKernels_config.h>
 #endif
 
 namespace portasim {
@@ -67,6 +73,32 @@ HostProperties host_properties() {
   return host;
 }
 
+namespace {
+
+// Where dgemm_ comes from when Kokkos Kernels was built with a host BLAS: the library the
+// dynamic linker chose (Debian's alternatives decide which OpenBLAS that is).
+std::string host_blas_library() {
+#if defined(PORTASIM_ENABLE_KERNELS) && defined(KOKKOSKERNELS_ENABLE_TPL_BLAS)
+  Dl_info where{};
+  void* symbol = dlsym(RTLD_DEFAULT, "dgemm_");
+  // A program that never calls gemm was linked without it (--as-needed): the library Kokkos
+  // Kernels names, libblas.so.3, is then the one a gemm would load.
+  if (symbol == nullptr)
+    if (void* library = dlopen("libblas.so.3", RTLD_LAZY | RTLD_LOCAL); library != nullptr)
+      symbol = dlsym(library, "dgemm_");
+  if (symbol != nullptr && dladdr(symbol, &where) != 0 && where.dli_fname != nullptr) {
+    std::error_code error;  // the file behind the alternatives' links, where it resolves
+    const auto file = std::filesystem::canonical(where.dli_fname, error);
+    return error ? std::string(where.dli_fname) : file.string();
+  }
+  return "(built with one; libblas.so.3 not found)";
+#else
+  return {};
+#endif
+}
+
+}  // namespace
+
 BuildInfo build_info() {
   BuildInfo info;
   info.portasim_version = PORTASIM_VERSION_STRING;
@@ -87,6 +119,7 @@ BuildInfo build_info() {
   info.compiler = PORTASIM_CXX_COMPILER_STRING;
   info.build_type = PORTASIM_BUILD_TYPE_STRING;
   info.kokkos_arch = PORTASIM_KOKKOS_ARCH_STRING;
+  info.host_blas = host_blas_library();
 #if defined(KOKKOS_ENABLE_SERIAL)
   info.backends.emplace_back(Kokkos::Serial::name());
 #endif
@@ -124,6 +157,8 @@ void print_info(std::ostream& out, const BuildInfo& build,
   out << "  compiler          " << build.compiler << " (" << build.build_type << ")\n";
   out << "  Kokkos arch       "
       << (build.kokkos_arch.empty() ? "(host default)" : build.kokkos_arch) << "\n";
+  out << "  host BLAS         "
+      << (build.host_blas.empty() ? "none (Kokkos Kernels' own gemm)" : build.host_blas) << "\n";
   out << "  backends          ";
   for (std::size_t i = 0; i < build.backends.size(); ++i)
     out << (i ? ", " : "") << build.backends[i];
@@ -160,6 +195,7 @@ void print_info_json(std::ostream& out, const BuildInfo& build,
       << ", \"compiler\": " << json_string(build.compiler)
       << ", \"build_type\": " << json_string(build.build_type)
       << ", \"kokkos_arch\": " << json_string(build.kokkos_arch)
+      << ", \"host_blas\": " << json_string(build.host_blas)
       << ", \"backends\": " << json_list(build.backends)
       << ", \"default_backend\": " << json_string(build.default_backend)
       << ", \"host_concurrency\": " << build.host_concurrency

@@ -3,6 +3,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
 
 #include "portasim/core/build_info.hpp"
@@ -31,6 +32,21 @@ TEST(TEST_CATEGORY, build_info_lists_this_backend) {
   std::ostringstream json;
   portasim::print_info_json(json, info, portasim::device_properties());
   EXPECT_NE(json.str().find(std::string("\"") + TEST_EXECSPACE::name() + "\""), std::string::npos);
+}
+
+// scripts/bootstrap.sh builds the host Kokkos Kernels with Debian's OpenMP build of OpenBLAS
+// as its BLAS, so that host gemm runs at OpenBLAS speed: in CI a build without it fails here.
+// GPU builds keep Kokkos Kernels' own host gemm (their gemm is cuBLAS).
+TEST(TEST_CATEGORY, build_info_names_the_host_blas) {
+  const auto info = portasim::build_info();
+  if (info.kokkos_kernels_version.empty() || info.default_backend == "Cuda")
+    GTEST_SKIP() << "no host BLAS expected in this build";
+  if (info.host_blas.empty() && std::getenv("CI") == nullptr)
+    GTEST_SKIP() << "Kokkos Kernels was built without a host BLAS (scripts/bootstrap.sh adds one)";
+  EXPECT_NE(info.host_blas.find("openblas-openmp"), std::string::npos) << info.host_blas;
+  std::ostringstream text;
+  portasim::print_info(text, info, {});
+  EXPECT_NE(text.str().find("host BLAS         " + info.host_blas), std::string::npos);
 }
 
 template <class Exec>

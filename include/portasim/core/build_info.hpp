@@ -37,6 +37,9 @@ struct BuildInfo {
   std::string compiler;
   std::string build_type;
   std::string kokkos_arch;
+  // The library Kokkos Kernels' gemm calls on host spaces (the file holding dgemm_ in this
+  // process); empty when it uses its own kernels there.
+  std::string host_blas;
   std::vector<std::string> backends;  // enabled Kokkos execution spaces, e.g. {"Serial", "OpenMP"}
   std::string default_backend;
   int host_concurrency = 0;      // threads of Kokkos' default host execution space
