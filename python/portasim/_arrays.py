@@ -66,14 +66,6 @@ def where(*named):
     return (True, cupy.cuda.get_current_stream().ptr)
 
 
-def host_array(name, value):
-    """`value` as the NumPy array it is, for arguments that are read on the host."""
-    where((name, value))
-    if is_device_array(value):
-        raise TypeError(f"{name} must be a NumPy array (cupy.asnumpy(...) converts one)")
-    return value
-
-
 def check_choice(name, value, choices):
     if value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")

@@ -99,6 +99,13 @@ Kokkos::View<DataType, Kokkos::LayoutRight, Memory> input_view(const Exec& exec,
   return copy;
 }
 
+// A new, uninitialised NumPy or CuPy array (by `place`) of `shape` and Value's dtype.
+template <class Value>
+py::object empty_array(const Place& place, const std::vector<std::size_t>& shape) {
+  return py::module_::import(place.device ? "cupy" : "numpy")
+      .attr("empty")(py::tuple(py::cast(shape)), py::dtype::of<Value>());
+}
+
 // A new NumPy or CuPy array (by `place`) holding `result`, copied on `exec`; finish() makes
 // the copy visible to the caller.
 template <class View>
@@ -107,8 +114,7 @@ py::object output_array(const Exec& exec, const Place& place, const View& result
   std::vector<std::size_t> shape;
   for (unsigned i = 0; i < static_cast<unsigned>(View::rank); ++i)
     shape.push_back(result.extent(i));
-  py::object array = py::module_::import(place.device ? "cupy" : "numpy")
-                         .attr("empty")(py::tuple(py::cast(shape)), py::dtype::of<Value>());
+  py::object array = empty_array<Value>(place, shape);
   if (result.size() == 0) return array;
   auto* data = reinterpret_cast<Value*>(address_of(array, place.device));
   using Target = typename View::non_const_data_type;
@@ -117,6 +123,41 @@ py::object output_array(const Exec& exec, const Place& place, const View& result
   else Kokkos::deep_copy(exec, view_over<ViewOver<Target, Kokkos::HostSpace>>(data, shape), result);
   return array;
 }
+
+// A new result array of the call's kind and the View the library writes it through. Where
+// the backend reaches the caller's memory (CuPy on a device backend, NumPy on a host one)
+// NumPy or CuPy allocates the array and the View is the array itself, so the library's
+// kernel writes the result once; NumPy arrays on a device backend get a device View that
+// array() copies into a new NumPy array (output_array). That View, like the device copies
+// of NumPy inputs, may go before finish(): Kokkos frees device memory only once the
+// device's work is done (the free synchronizes).
+template <class DataType>
+class ResultArray {
+ public:
+  using View = Kokkos::View<DataType, Kokkos::LayoutRight, Memory>;
+  using Value = typename View::value_type;
+
+  ResultArray(const Exec& exec, const Place& place, const std::vector<std::size_t>& shape,
+              const char* label) {
+    if (place.device || host_memory) {
+      m_array = empty_array<Value>(place, shape);
+      m_view = view_over<ViewOver<DataType, Memory>>(
+          reinterpret_cast<Value*>(address_of(m_array, place.device)), shape);
+    } else {
+      m_view = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label), exec),
+                    layout_of(shape));
+    }
+  }
+  const View& view() const { return m_view; }
+  // The result for the caller, once the library's call is enqueued.
+  py::object array(const Exec& exec, const Place& place) const {
+    return m_array ? m_array : output_array(exec, place, m_view);
+  }
+
+ private:
+  py::object m_array;
+  View m_view;
+};
 
 // The end of a call: NumPy results are complete when it returns; for CuPy results the
 // caller's stream is made to wait for the call's work instead of the host.

@@ -41,35 +41,30 @@ py::object step(const py::object& grid, const py::tuple& where, std::int64_t gen
   const Exec& exec = instance();
   order_after_caller(exec, place);
   const life::ByteGrid<Memory> initial = input_view<std::uint8_t**>(exec, place, grid, "grid");
-  const life::ByteGrid<Memory> final_grid(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("final grid"), exec),
-      initial.extent(0), initial.extent(1));
+  const ResultArray<std::uint8_t**> out(exec, place, {initial.extent(0), initial.extent(1)},
+                                        "final grid");
   {
     py::gil_scoped_release release;
+    const life::ByteGrid<Memory> final_grid = out.view();
     life::run(exec, config, initial, 0, nullptr, &final_grid);
   }
-  py::object out = output_array(exec, place, final_grid);
+  py::object result = out.array(exec, place);
   finish(exec, place);
-  return out;
+  return result;
 }
 
 // Hands each recorded chunk to a Python callable as a (count, height, row_bytes) uint8 array
-// and the generations it holds, then checks for Ctrl-C.
+// and the generations it holds.
 class PythonChunks : public life::ChunkSink {
  public:
   explicit PythonChunks(py::object receive) : m_receive(std::move(receive)) {}
   void write(const life::Chunk& chunk) override {
-    {
-      py::gil_scoped_acquire gil;
-      if (!m_receive.is_none()) {
-        py::array_t<std::uint8_t> cells({chunk.count, chunk.height, chunk.row_bytes});
-        std::copy(chunk.data, chunk.data + cells.size(), cells.mutable_data());
-        py::array_t<std::int64_t> generations(chunk.count);
-        std::copy(chunk.generations, chunk.generations + chunk.count, generations.mutable_data());
-        m_receive(cells, generations);
-      }
-    }
-    stop_if_interrupted();
+    py::gil_scoped_acquire gil;
+    py::array_t<std::uint8_t> cells({chunk.count, chunk.height, chunk.row_bytes});
+    std::copy(chunk.data, chunk.data + cells.size(), cells.mutable_data());
+    py::array_t<std::int64_t> generations(chunk.count);
+    std::copy(chunk.generations, chunk.generations + chunk.count, generations.mutable_data());
+    m_receive(cells, generations);
   }
 
  private:
@@ -112,15 +107,14 @@ py::dict run(const py::dict& o, const py::object& initial, const py::object& rec
     }
     stop_if_interrupted();
   };
-  // A callable output receives chunks; a file output gets the Ctrl-C check right after each
-  // chunk is written. Without either nothing is recorded.
+  // A callable output receives chunks. The job reports progress once every sink has taken a
+  // chunk, so the Ctrl-C check above comes right after each chunk is written.
   PythonChunks sink(receive);
-  const bool records = !receive.is_none() || !spec.output_path.empty();
   const Exec& exec = instance();
   life::JobReport report;
   {
     py::gil_scoped_release release;
-    report = life::run_job(exec, spec, context, records ? &sink : nullptr);
+    report = life::run_job(exec, spec, context, receive.is_none() ? nullptr : &sink);
   }
   const life::RunStats& s = report.stats;
   py::dict d;

@@ -72,47 +72,11 @@ std::vector<std::size_t> extents_of(const tk::Shape& shape) {
   return extents;
 }
 
-// A new result array of the call's kind and the View the library writes it through. Where
-// the backend reaches the caller's memory (CuPy on a device backend, NumPy on a host one)
-// NumPy or CuPy allocates the array and the View is the array itself, so the library's
-// kernel writes the result once; NumPy arrays on a device backend get a device View that
-// array() copies into a new NumPy array (output_array). That View, like the device copies
-// of NumPy inputs, may go before finish(): Kokkos frees device memory only once the
-// device's work is done (the free synchronizes).
-template <class DataType>
-class NewArray {
- public:
-  using View = Kokkos::View<DataType, Kokkos::LayoutRight, Memory>;
-  using Value = typename View::value_type;
-
-  NewArray(const Exec& exec, const Place& place, const std::vector<std::size_t>& shape) {
-    if (place.device || host_memory) {
-      m_array = py::module_::import(place.device ? "cupy" : "numpy")
-                    .attr("empty")(py::tuple(py::cast(shape)), py::dtype::of<Value>());
-      m_view = view_over<ViewOver<DataType, Memory>>(
-          reinterpret_cast<Value*>(address_of(m_array, place.device)), shape);
-    } else {
-      m_view = View(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                       std::string("portasim.toolkit result"), exec),
-                    layout_of(shape));
-    }
-  }
-  const View& view() const { return m_view; }
-  // The result for the caller, once the library's call is enqueued.
-  py::object array(const Exec& exec, const Place& place) const {
-    return m_array ? m_array : output_array(exec, place, m_view);
-  }
-
- private:
-  py::object m_array;
-  View m_view;
-};
-
 // A new array of `shape` (rank Rank) filled by run(view) with the GIL released.
 template <class Scalar, int Rank, class Run>
 py::object new_array_from(const Exec& exec, const Place& place, const tk::Shape& shape,
                           const Run& run) {
-  const NewArray<Data<Scalar, Rank>> out(exec, place, extents_of(shape));
+  const ResultArray<Data<Scalar, Rank>> out(exec, place, extents_of(shape), "result");
   {
     py::gil_scoped_release release;
     run(out.view());
@@ -288,9 +252,9 @@ py::object svd(const py::tuple& where, const py::object& a) {
     using Scalar = decltype(scalar);
     const auto va = view_of<Scalar, 2>(exec, place, a, "a");
     const std::size_t m = va.extent(0), n = va.extent(1), k = m < n ? m : n;
-    const NewArray<Scalar**> u(exec, place, {m, k});
-    const NewArray<Scalar*> s(exec, place, {k});
-    const NewArray<Scalar**> vt(exec, place, {k, n});
+    const ResultArray<Scalar**> u(exec, place, {m, k}, "u");
+    const ResultArray<Scalar*> s(exec, place, {k}, "s");
+    const ResultArray<Scalar**> vt(exec, place, {k, n}, "vt");
     {
       py::gil_scoped_release release;
       tk::svd(exec, va, u.view(), s.view(), vt.view());

@@ -11,32 +11,15 @@ import numpy as np
 import pytest
 
 import portasim
-from portasim import _portasim, toolkit
+from conftest import as_numpy as host  # results come back as the inputs' kind
+from portasim import toolkit
 
 DTYPES = [np.float32, np.float64]
-
-
-def _array_modules():
-    modules = [pytest.param(np, id="numpy")]
-    if _portasim.device_arrays():
-        cupy = pytest.importorskip("cupy")
-        modules.append(pytest.param(cupy, id="cupy"))
-    return modules
-
-
-@pytest.fixture(params=_array_modules())
-def xp(request):
-    return request.param
 
 
 @pytest.fixture(params=DTYPES, ids=["float32", "float64"])
 def dtype(request):
     return request.param
-
-
-def host(array):
-    """A NumPy copy of a NumPy or CuPy array (results come back as the inputs' kind)."""
-    return array.get() if hasattr(array, "__cuda_array_interface__") else np.asarray(array)
 
 
 def eps(dtype):
