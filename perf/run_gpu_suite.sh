@@ -36,7 +36,7 @@ for part in "$@"; do
         --benchmark_min_time=0.2 --benchmark_out="$out/python_cpp_sfap.json" > /dev/null
       python3 perf/python/bench_python.py --bench-file "$PORTASIM_SFAP_REFERENCE_DIR/bench_200f_25e_dz0p1.h5" \
         --cpp "$out/python_cpp_life.json" "$out/python_cpp_sfap.json" --output "$out/python_bench.json" |
-        tee "$out/python_bench.txt" ;;
+        tail -8 ;;
     info)
       nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/machine.txt"
       "$stage/bin/portasim" info | tee -a "$out/machine.txt" ;;
