@@ -6,7 +6,7 @@
 #      package (the only registry copy), patched for CUDA 13 / Hopper, built per preset into
 #      a cache outside the repository and reused when its stamp matches.
 #
-# usage: scripts/bootstrap.sh [openmp|cuda|sanitize|all ...]   (default: openmp)
+# usage: scripts/bootstrap.sh [openmp|openmp-native|cuda|sanitize|all ...]   (default: openmp)
 # env:   PORTASIM_DEPS_DIR  cache root (default ~/.cache/portasim; the presets assume it)
 #        PORTASIM_SKIP_APT=1 skip the Debian package step
 #        PORTASIM_JOBS       parallel build jobs (default: nproc)
@@ -25,7 +25,7 @@ log() { printf '[bootstrap] %s\n' "$*" >&2; }
 die() { printf '[bootstrap] error: %s\n' "$*" >&2; exit 1; }
 
 for p in "${presets[@]}"; do
-  case $p in openmp|cuda|sanitize) ;; *) die "unknown preset '$p' (expected openmp, cuda, sanitize or all)";; esac
+  case $p in openmp|openmp-native|cuda|sanitize) ;; *) die "unknown preset '$p' (expected openmp, openmp-native, cuda, sanitize or all)";; esac
 done
 
 # --- 1. Debian packages -------------------------------------------------------------------
@@ -40,6 +40,7 @@ debian_packages=(
   clang libclang-rt-dev  # libFuzzer and its sanitizer runtimes (scripts/run_fuzzers.sh)
   ccache  # CI: objects of unchanged sources come from ~/.cache/portasim/ccache
   clang-format  # scripts/check_format.sh: the layout of .clang-format (clang-format 14)
+  qemu-user  # tests/cli/test_cli_cpu_check.sh runs portasim on an emulated CPU without AVX2
 )
 install_debian_packages() {
   local missing=()
@@ -123,7 +124,7 @@ SRC
 # Flags per preset; the stamp includes them so a changed flag triggers a rebuild.
 kokkos_flags() {
   case $1 in
-    openmp|sanitize) echo "-DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON" ;;
+    openmp*) echo "-DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON" ;;
     cuda) echo "-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ENABLE_SERIAL=ON -DKokkos_ARCH_HOPPER90=ON -DCMAKE_CXX_COMPILER=$src_root/kokkos/bin/nvcc_wrapper" ;;
   esac
 }
@@ -138,11 +139,24 @@ kernels_flags() {
   esac
 }
 
+# The host instruction set Kokkos is compiled for: that of the preset's PORTASIM_CPU_ARCH
+# (cmake/portasim_cpu_arch.cmake), given as CMAKE_CXX_FLAGS because Kokkos 3.4's own host
+# arches have neither x86-64-v3 nor native. CUDA builds keep the compiler's default.
+cpu_arch() {
+  case $1 in
+    openmp) echo x86-64-v3 ;;
+    openmp-native) echo native ;;
+    *) echo none ;;
+  esac
+}
+
 build_preset() {
   local preset=$1 flavour=$1
   [ "$preset" != sanitize ] || flavour=openmp   # sanitizers instrument our code, not Kokkos
   local prefix=$deps/kokkos-$flavour
+  local arch; arch=$(cpu_arch "$flavour")
   local common="-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON"
+  [ "$arch" = none ] || common="$common -DCMAKE_CXX_FLAGS=-march=$arch"
   local stamp="$patch_hash|$common|$(kokkos_flags "$flavour")|$(kernels_flags "$flavour" "$prefix")"
   if [ -f "$prefix/.stamp" ] && [ "$(cat "$prefix/.stamp")" = "$stamp" ]; then
     log "Kokkos ($flavour) cached in $prefix"; return
@@ -172,6 +186,7 @@ build_preset() {
     && cmake --install "$deps/build-$flavour/kernels" >>"$deps/build-$flavour.log" 2>&1 \
     || die "Kokkos Kernels build failed; see $deps/build-$flavour.log"
   rm -rf "$deps/build-$flavour"
+  echo "$arch" > "$prefix/portasim-cpu-arch"  # CMakeLists.txt compares it with PORTASIM_CPU_ARCH
   echo "$stamp" > "$prefix/.stamp"
   log "Kokkos ($flavour) ready in $prefix"
 }

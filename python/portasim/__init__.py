@@ -12,8 +12,12 @@ The simulations run the same jobs as the portasim command line (docs/python.md).
 on the first call and stops when the interpreter exits.
 """
 
-from . import _portasim
-from . import hh, life, sfap, toolkit
+from . import _cpu
+
+_cpu.check()  # before the extension: on a CPU without its instructions it could not load
+
+from . import _portasim  # noqa: E402
+from . import hh, life, sfap, toolkit  # noqa: E402
 
 
 def info():

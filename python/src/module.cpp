@@ -47,6 +47,9 @@ py::dict info() {
   d["devices"] = devices;
   d["host"] = host;
   d["mpi"] = b.mpi;
+  d["cpu_arch"] = b.cpu.arch;
+  d["cpu_required"] = b.cpu.required;
+  d["host_blas"] = b.host_blas;
   return d;
 }
 

@@ -120,6 +120,7 @@ BuildInfo build_info() {
   info.build_type = PORTASIM_BUILD_TYPE_STRING;
   info.kokkos_arch = PORTASIM_KOKKOS_ARCH_STRING;
   info.host_blas = host_blas_library();
+  info.cpu = cpu_features();
 #if defined(KOKKOS_ENABLE_SERIAL)
   info.backends.emplace_back(Kokkos::Serial::name());
 #endif
@@ -157,6 +158,13 @@ void print_info(std::ostream& out, const BuildInfo& build,
   out << "  compiler          " << build.compiler << " (" << build.build_type << ")\n";
   out << "  Kokkos arch       "
       << (build.kokkos_arch.empty() ? "(host default)" : build.kokkos_arch) << "\n";
+  out << "  CPU level         " << build.cpu.arch;
+  if (!build.cpu.required.empty()) {
+    out << " (uses";
+    for (const std::string& feature : build.cpu.required) out << " " << feature;
+    out << ")";
+  }
+  out << "\n";
   out << "  host BLAS         "
       << (build.host_blas.empty() ? "none (Kokkos Kernels' own gemm)" : build.host_blas) << "\n";
   out << "  backends          ";
@@ -196,6 +204,8 @@ void print_info_json(std::ostream& out, const BuildInfo& build,
       << ", \"build_type\": " << json_string(build.build_type)
       << ", \"kokkos_arch\": " << json_string(build.kokkos_arch)
       << ", \"host_blas\": " << json_string(build.host_blas)
+      << ", \"cpu_arch\": " << json_string(build.cpu.arch)
+      << ", \"cpu_required\": " << json_list(build.cpu.required)
       << ", \"backends\": " << json_list(build.backends)
       << ", \"default_backend\": " << json_string(build.default_backend)
       << ", \"host_concurrency\": " << build.host_concurrency

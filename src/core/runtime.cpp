@@ -7,6 +7,7 @@
 
 #include "portasim/core/build_info.hpp"
 #include "portasim/core/compat.hpp"
+#include "portasim/core/cpu_features.hpp"
 #include "portasim/core/impl/backend.hpp"
 #include "portasim/core/mpi/communicator.hpp"
 #include "portasim/core/nvtx_connector.hpp"
@@ -59,6 +60,7 @@ DeviceChoice choose_device_for_process(int devices, int requested_id) {
 
 Runtime::Runtime(int& argc, char* argv[])
     : m_mpi(std::make_unique<mpi::Environment>(&argc, &argv)) {
+  impl::link_cpu_check();
   if (!Kokkos::is_initialized()) {
     const int devices = impl::device_count();
     if (devices > 0 && !kokkos_device_flag_given(argc, argv)) {

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "portasim/core/cpu_features.hpp"
+
 namespace portasim {
 
 struct DeviceProperties {
@@ -40,6 +42,7 @@ struct BuildInfo {
   // The library Kokkos Kernels' gemm calls on host spaces (the file holding dgemm_ in this
   // process); empty when it uses its own kernels there.
   std::string host_blas;
+  CpuFeatures cpu;                    // the host instruction set the build uses (PORTASIM_CPU_ARCH)
   std::vector<std::string> backends;  // enabled Kokkos execution spaces, e.g. {"Serial", "OpenMP"}
   std::string default_backend;
   int host_concurrency = 0;      // threads of Kokkos' default host execution space

@@ -104,6 +104,8 @@ class Portasim(CMakePackage, CudaPackage):
             self.define_from_variant("PORTASIM_ENABLE_BENCHMARKS", "benchmarks"),
             self.define_from_variant("PORTASIM_ENABLE_EXAMPLES", "examples"),
             self.define_from_variant("PORTASIM_ENABLE_PYTHON", "python"),
+            # Spack compiles for the spec's target= with its own flags: portasim adds none.
+            self.define("PORTASIM_CPU_ARCH", "none"),
             self.define("Kokkos_ROOT", spec["kokkos"].prefix),
             # nvcc_wrapper for +cuda, the Spack compiler wrapper otherwise (as ddc does).
             self.define("CMAKE_CXX_COMPILER", spec["kokkos"].package.kokkos_cxx),
