@@ -1,6 +1,8 @@
 #pragma once
 // One time step of a single neuron under each integrator. The stimulus current is held
 // constant over the step (zero-order hold). Shared by every backend and by the tests.
+// The fixed-step integrators are force-inlined: the host kernel vectorizes a loop over
+// neurons around them, which GCC does only when no call is left in the loop.
 
 #include <Kokkos_Core.hpp>
 
@@ -39,7 +41,7 @@ struct Membrane {
             Scalar(p.e_leak)};
   }
 
-  KOKKOS_INLINE_FUNCTION Scalar dv_dt(const NeuronState<Scalar>& s, Scalar current) const {
+  KOKKOS_FORCEINLINE_FUNCTION Scalar dv_dt(const NeuronState<Scalar>& s, Scalar current) const {
     const Scalar m3 = s.m * s.m * s.m;
     const Scalar n2 = s.n * s.n;
     const Scalar ionic =
@@ -47,8 +49,8 @@ struct Membrane {
     return (current - ionic) * inverse_capacitance;
   }
 
-  KOKKOS_INLINE_FUNCTION NeuronState<Scalar> derivative(const NeuronState<Scalar>& s,
-                                                        Scalar current) const {
+  KOKKOS_FORCEINLINE_FUNCTION NeuronState<Scalar> derivative(const NeuronState<Scalar>& s,
+                                                             Scalar current) const {
     const GateRates<Scalar> r = gate_rates(s.v);
     return {dv_dt(s, current), r.alpha_m * (Scalar(1) - s.m) - r.beta_m * s.m,
             r.alpha_h * (Scalar(1) - s.h) - r.beta_h * s.h,
@@ -57,22 +59,22 @@ struct Membrane {
 };
 
 template <class Scalar>
-KOKKOS_INLINE_FUNCTION NeuronState<Scalar> axpy(const NeuronState<Scalar>& s, Scalar a,
-                                                const NeuronState<Scalar>& d) {
+KOKKOS_FORCEINLINE_FUNCTION NeuronState<Scalar> axpy(const NeuronState<Scalar>& s, Scalar a,
+                                                     const NeuronState<Scalar>& d) {
   return {s.v + a * d.v, s.m + a * d.m, s.h + a * d.h, s.n + a * d.n};
 }
 
 template <class Scalar>
-KOKKOS_INLINE_FUNCTION NeuronState<Scalar> euler_step(const Membrane<Scalar>& mem,
-                                                      const NeuronState<Scalar>& s, Scalar current,
-                                                      Scalar dt) {
+KOKKOS_FORCEINLINE_FUNCTION NeuronState<Scalar> euler_step(const Membrane<Scalar>& mem,
+                                                           const NeuronState<Scalar>& s,
+                                                           Scalar current, Scalar dt) {
   return axpy(s, dt, mem.derivative(s, current));
 }
 
 template <class Scalar>
-KOKKOS_INLINE_FUNCTION NeuronState<Scalar> rk4_step(const Membrane<Scalar>& mem,
-                                                    const NeuronState<Scalar>& s, Scalar current,
-                                                    Scalar dt) {
+KOKKOS_FORCEINLINE_FUNCTION NeuronState<Scalar> rk4_step(const Membrane<Scalar>& mem,
+                                                         const NeuronState<Scalar>& s,
+                                                         Scalar current, Scalar dt) {
   const Scalar half = Scalar(0.5) * dt;
   const NeuronState<Scalar> k1 = mem.derivative(s, current);
   const NeuronState<Scalar> k2 = mem.derivative(axpy(s, half, k1), current);
@@ -89,9 +91,9 @@ KOKKOS_INLINE_FUNCTION NeuronState<Scalar> rk4_step(const Membrane<Scalar>& mem,
 // (x <- x_inf + (x - x_inf) exp(-dt/tau_x)); V advances by RK4 with the gates held at
 // their values at the start of the step. Stable for much larger dt than Euler on the gates.
 template <class Scalar>
-KOKKOS_INLINE_FUNCTION NeuronState<Scalar> rush_larsen_step(const Membrane<Scalar>& mem,
-                                                            const NeuronState<Scalar>& s,
-                                                            Scalar current, Scalar dt) {
+KOKKOS_FORCEINLINE_FUNCTION NeuronState<Scalar> rush_larsen_step(const Membrane<Scalar>& mem,
+                                                                 const NeuronState<Scalar>& s,
+                                                                 Scalar current, Scalar dt) {
   namespace m = portasim::compat::math;
   auto v_at = [&](Scalar v) { return NeuronState<Scalar>{v, s.m, s.h, s.n}; };
   const Scalar half = Scalar(0.5) * dt;
@@ -194,9 +196,9 @@ KOKKOS_INLINE_FUNCTION NeuronState<Scalar> dormand_prince_step(
 }
 
 template <Integrator Method, class Scalar>
-KOKKOS_INLINE_FUNCTION NeuronState<Scalar> step(const Membrane<Scalar>& mem,
-                                                const NeuronState<Scalar>& s, Scalar current,
-                                                Scalar dt) {
+KOKKOS_FORCEINLINE_FUNCTION NeuronState<Scalar> step(const Membrane<Scalar>& mem,
+                                                     const NeuronState<Scalar>& s, Scalar current,
+                                                     Scalar dt) {
   if constexpr (Method == Integrator::euler) {
     return euler_step(mem, s, current, dt);
   } else if constexpr (Method == Integrator::rk4) {

@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "portasim/core/compat.hpp"
+#include "portasim/core/vector_math.hpp"
 
 namespace portasim::hh {
 
@@ -53,8 +54,11 @@ struct GateRates {
 // exp(-(V+65)/20) as its fourth power. Near the singular voltages (|u| < 1/2) a_m and a_n
 // take the expm1 form above; elsewhere u / (1 - e^-u) is already accurate to a few ulps.
 // Agrees with the single-rate functions to a few ulps (tests/hh/test_rates.hpp).
+// Selects, not branches, and one expm1_if for both near forms (their voltage ranges do not
+// meet): on the host, loops over neurons vectorize through it and pay one expm1, not two
+// (docs/design/cpu-vectorization.md); the device still skips the expm1 it does not need.
 template <class Scalar>
-KOKKOS_INLINE_FUNCTION GateRates<Scalar> gate_rates(Scalar v) {
+KOKKOS_FORCEINLINE_FUNCTION GateRates<Scalar> gate_rates(Scalar v) {
   namespace m = portasim::compat::math;
   const Scalar u_m = (v + Scalar(40)) / Scalar(10);
   const Scalar u_n = (v + Scalar(55)) / Scalar(10);
@@ -64,13 +68,17 @@ KOKKOS_INLINE_FUNCTION GateRates<Scalar> gate_rates(Scalar v) {
   const Scalar e_80 = m::exp(-(v + Scalar(65)) / Scalar(80));
   const Scalar e_40 = e_80 * e_80;
   const Scalar half = Scalar(0.5);
+  const bool near_m = u_m < half && u_m > -half;  // V in (-45, -35)
+  const bool near_n = u_n < half && u_n > -half;  // V in (-60, -50): never both
+  const Scalar d = m::expm1_if(near_m || near_n, near_m ? -u_m : -u_n);
   GateRates<Scalar> r;
-  r.alpha_m = (u_m < half && u_m > -half) ? inverse_exprel(u_m) : u_m / (Scalar(1) - e_m);
+  // One division per rate: the near form's u / -expm1(-u), else u / (1 - e^-u); u = 0 gives 1.
+  r.alpha_m = near_m && u_m == Scalar(0) ? Scalar(1) : u_m / (near_m ? -d : Scalar(1) - e_m);
   r.beta_m = Scalar(4) * m::exp(-(v + Scalar(65)) / Scalar(18));
   r.alpha_h = Scalar(0.07) * (e_40 * e_40);
   r.beta_h = Scalar(1) / (Scalar(1) + e_h);
-  r.alpha_n =
-      Scalar(0.1) * ((u_n < half && u_n > -half) ? inverse_exprel(u_n) : u_n / (Scalar(1) - e_n));
+  r.alpha_n = Scalar(0.1) *
+              (near_n && u_n == Scalar(0) ? Scalar(1) : u_n / (near_n ? -d : Scalar(1) - e_n));
   r.beta_n = Scalar(0.125) * e_80;
   return r;
 }

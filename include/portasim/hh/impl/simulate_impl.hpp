@@ -15,6 +15,7 @@
 #include "portasim/core/error.hpp"
 #include "portasim/core/profiling_region.hpp"
 #include "portasim/core/streaming_pipeline.hpp"
+#include "portasim/hh/impl/advance_neurons.hpp"
 #include "portasim/hh/simulation.hpp"
 
 namespace portasim::hh::impl {
@@ -97,103 +98,6 @@ StimulusEvaluator<Scalar, MemorySpace> make_evaluator(const Stimulus<Scalar, Mem
     }
   }
   return e;
-}
-
-// Advances every neuron through steps [first_step, end_step): the state lives in registers
-// for the whole block; samples go to `trace` rows, spikes to per-neuron slots.
-template <class Scalar, class MemorySpace, Integrator Method>
-struct AdvanceNeurons {
-  Kokkos::View<Scalar*, MemorySpace> v, m, h, n;
-  StimulusEvaluator<Scalar, MemorySpace> stimulus;
-  Membrane<Scalar> membrane;  // every neuron's, unless per-neuron parameters are given
-  Parameters parameters;      // the run-wide values, in double
-  NeuronValues<MemorySpace> per_neuron;
-  bool per_neuron_membrane = false;
-  AdaptiveControl<Scalar> control;  // rk45 only
-  Scalar dt;
-  std::int64_t first_step, end_step;
-  int trace_variables;  // 0, 1 (V) or 4 (V, m, h, n)
-  int every;
-  std::int64_t first_row;                                           // sample index of trace row 0
-  Kokkos::View<Scalar***, Kokkos::LayoutRight, MemorySpace> trace;  // (variable, row, neuron)
-  bool detect_spikes;
-  Scalar threshold;
-  double dt_ms;
-  Kokkos::View<std::int32_t*, MemorySpace> spike_count;
-  Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> spike_slots;  // (neuron, capacity)
-
-  KOKKOS_INLINE_FUNCTION void record(std::int64_t sample, std::int64_t k,
-                                     const NeuronState<Scalar>& s) const {
-    const std::int64_t row = sample - first_row;
-    trace(0, row, k) = s.v;
-    if (trace_variables == 4) {
-      trace(1, row, k) = s.m;
-      trace(2, row, k) = s.h;
-      trace(3, row, k) = s.n;
-    }
-  }
-
-  // Neuron k's membrane: the run-wide one with the given per-neuron fields replaced, built in
-  // double and rounded as Membrane::from rounds the run-wide one.
-  KOKKOS_INLINE_FUNCTION Membrane<Scalar> membrane_of(std::int64_t k) const {
-    Parameters p = parameters;
-    auto take = [&](NeuronField field, double& value) {
-      const auto& given = per_neuron[field];
-      if (given.extent(0) > 0) value = given(k);
-    };
-    take(NeuronField::capacitance, p.capacitance);
-    take(NeuronField::g_na, p.g_na);
-    take(NeuronField::g_k, p.g_k);
-    take(NeuronField::g_leak, p.g_leak);
-    take(NeuronField::e_na, p.e_na);
-    take(NeuronField::e_k, p.e_k);
-    take(NeuronField::e_leak, p.e_leak);
-    return Membrane<Scalar>::from(p);
-  }
-
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
-    const Membrane<Scalar> membrane = per_neuron_membrane ? membrane_of(k) : this->membrane;
-    NeuronState<Scalar> s{v(k), m(k), h(k), n(k)};
-    const auto current = stimulus.for_neuron(k);
-    std::int32_t count = detect_spikes ? spike_count(k) : 0;
-    const std::int32_t capacity = static_cast<std::int32_t>(spike_slots.extent(1));
-    if (trace_variables > 0 && first_step == 0) record(0, k, s);
-    int until_sample = every;
-    Scalar substep = dt;  // rk45: the last accepted substep, carried across output steps
-    std::int64_t next_sample = first_step / every + 1;
-    for (std::int64_t i = first_step; i < end_step; ++i) {
-      const Scalar before = s.v;
-      if constexpr (Method == Integrator::rk45)
-        s = dormand_prince_step(membrane, s, current.current(i), dt, substep, control);
-      else s = step<Method>(membrane, s, current.current(i), dt);
-      if (detect_spikes && before < threshold && s.v >= threshold) {
-        if (count < capacity) {
-          const double fraction =
-              static_cast<double>(threshold - before) / static_cast<double>(s.v - before);
-          spike_slots(k, count) = (static_cast<double>(i) + fraction) * dt_ms;
-        }
-        ++count;
-      }
-      if (trace_variables > 0 && --until_sample == 0) {
-        record(next_sample++, k, s);
-        until_sample = every;
-      }
-    }
-    v(k) = s.v;
-    m(k) = s.m;
-    h(k) = s.h;
-    n(k) = s.n;
-    if (detect_spikes) spike_count(k) = count;
-  }
-};
-
-template <class Scalar, class ExecutionSpace, Integrator Method>
-void advance(const ExecutionSpace& exec,
-             const AdvanceNeurons<Scalar, typename ExecutionSpace::memory_space, Method>& functor) {
-  Kokkos::parallel_for("portasim::hh::advance",
-                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
-                           exec, 0, static_cast<std::int64_t>(functor.v.extent(0))),
-                       functor);
 }
 
 // Compacts the per-neuron spike slots into CSR form and computes per-neuron statistics,

@@ -1,0 +1,71 @@
+#pragma once
+// Host vectorization, part of the compat layer: the loop pragma, the vector variants of the
+// math functions, and the one math helper whose host and device forms differ. Kernels whose
+// host loops should vectorize include it. Why they are shaped as they are:
+// docs/design/cpu-vectorization.md.
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+
+#include "portasim/core/compat.hpp"
+
+// glibc's vector math library (libmvec) has AVX2 and AVX-512 variants of exp, expm1 and log,
+// but <math.h> declares them only under -ffast-math, which portasim must not use (it also
+// assumes no NaN, and NaN checks guard the inputs). Declaring the functions `simd` again
+// lets GCC call the vector variants from loops it vectorizes, at their documented accuracy
+// (within 4 ulp). Host GCC on x86-64 only: nvcc's device pass and Clang do not use these.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && defined(__x86_64__) && \
+    defined(__GLIBC__)
+#if __GLIBC_PREREQ(2, 22)
+extern "C" {
+__attribute__((simd("notinbranch"))) float expf(float) noexcept;
+__attribute__((simd("notinbranch"))) double exp(double) noexcept;
+__attribute__((simd("notinbranch"))) float logf(float) noexcept;
+__attribute__((simd("notinbranch"))) double log(double) noexcept;
+}
+#endif
+#if __GLIBC_PREREQ(2, 35)
+extern "C" {
+__attribute__((simd("notinbranch"))) float expm1f(float) noexcept;
+__attribute__((simd("notinbranch"))) double expm1(double) noexcept;
+}
+#endif
+#endif
+
+// `#pragma omp simd` for a host loop whose iterations are independent (portasim builds with
+// -fopenmp-simd, so Serial-only builds honour it too). Empty in CUDA translation units,
+// whose host loops are not the CPU backend.
+#if defined(__CUDACC__)
+#define PORTASIM_SIMD
+#else
+#define PORTASIM_SIMD _Pragma("omp simd")
+#endif
+
+namespace portasim::compat::math {
+
+// expm1(x) where `needed`, else a value the caller must not use. Device code skips the call
+// when it is not needed. Host code always makes it: AVX2 has no masked vector expm1, and a
+// call inside a branch stops GCC from vectorizing the loop around it (above).
+template <class Scalar>
+KOKKOS_FORCEINLINE_FUNCTION Scalar expm1_if(bool needed, Scalar x) {
+#if defined(__CUDA_ARCH__)
+  return needed ? expm1(x) : Scalar(0);
+#else
+  (void)needed;
+  return expm1(x);
+#endif
+}
+
+// exp(x) where `needed`, else a value the caller must not use; as expm1_if.
+template <class Scalar>
+KOKKOS_FORCEINLINE_FUNCTION Scalar exp_if(bool needed, Scalar x) {
+#if defined(__CUDA_ARCH__)
+  return needed ? exp(x) : Scalar(0);
+#else
+  (void)needed;
+  return exp(x);
+#endif
+}
+
+}  // namespace portasim::compat::math
