@@ -16,7 +16,9 @@
 #include <string>
 #include <type_traits>
 
+#include "portasim/core/compat.hpp"
 #include "portasim/core/error.hpp"
+#include "portasim/core/vector_math.hpp"
 #include "portasim/toolkit/broadcast.hpp"
 #include "portasim/toolkit/elementwise.hpp"
 #include "portasim/toolkit/expression.hpp"
@@ -40,7 +42,12 @@ namespace impl {
 // Host form of the whole-array reduction: index b combines elements [b * block, (b + 1) *
 // block) into a local value first, so a float sum is a sum of block sums (far more accurate
 // than one running sum per thread), and each thread still reads contiguous memory.
+// Within a block, element k goes to accumulator k % lanes and the lanes are combined as a tree
+// at the end: independent chains the compiler keeps in vector registers (a single chain of
+// floating-point combines cannot be reordered, so it would not vectorize). The order is fixed,
+// so results do not depend on the thread count.
 inline constexpr std::size_t host_reduce_block = 1024;
+inline constexpr int host_reduce_lanes = 16;
 
 template <class E, class Combine, class Acc>
 struct BlockedWholeBody {
@@ -49,16 +56,26 @@ struct BlockedWholeBody {
   Acc identity;
   FlatIndex index;
   std::size_t n;
+  KOKKOS_FORCEINLINE_FUNCTION Acc element(std::size_t k) const {
+    std::size_t i0, i1, i2;
+    index.template at<E::static_rank>(k, i0, i1, i2);
+    return static_cast<Acc>(expr(i0, i1, i2));
+  }
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const std::size_t b, Acc& acc) const {
+    constexpr int lanes = host_reduce_lanes;
     const std::size_t begin = b * host_reduce_block;
     const std::size_t end = begin + host_reduce_block < n ? begin + host_reduce_block : n;
-    Acc local = identity;
-    for (std::size_t k = begin; k < end; ++k) {
-      std::size_t i0, i1, i2;
-      index.template at<E::static_rank>(k, i0, i1, i2);
-      local = combine(local, static_cast<Acc>(expr(i0, i1, i2)));
+    Acc lane[lanes];
+    for (int l = 0; l < lanes; ++l) lane[l] = identity;
+    std::size_t k = begin;
+    for (; k + lanes <= end; k += lanes) {
+      PORTASIM_SIMD
+      for (int l = 0; l < lanes; ++l) lane[l] = combine(lane[l], element(k + l));
     }
-    acc = combine(acc, local);
+    for (int l = 0; k < end; ++k, ++l) lane[l] = combine(lane[l], element(k));
+    for (int width = lanes / 2; width > 0; width /= 2)
+      for (int l = 0; l < width; ++l) lane[l] = combine(lane[l], lane[l + width]);
+    acc = combine(acc, lane[0]);
   }
 };
 
