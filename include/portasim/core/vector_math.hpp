@@ -10,7 +10,7 @@
 
 #include "portasim/core/compat.hpp"
 
-// glibc's vector math library (libmvec) has AVX2 and AVX-512 variants of exp, expm1 and log,
+// glibc's vector math library (libmvec) has AVX2 and AVX-512 variants of exp, expm1, log and cos,
 // but <math.h> declares them only under -ffast-math, which portasim must not use (it also
 // assumes no NaN, and NaN checks guard the inputs). Declaring the functions `simd` again
 // lets GCC call the vector variants from loops it vectorizes, at their documented accuracy
@@ -23,6 +23,8 @@ __attribute__((simd("notinbranch"))) float expf(float) noexcept;
 __attribute__((simd("notinbranch"))) double exp(double) noexcept;
 __attribute__((simd("notinbranch"))) float logf(float) noexcept;
 __attribute__((simd("notinbranch"))) double log(double) noexcept;
+__attribute__((simd("notinbranch"))) float cosf(float) noexcept;
+__attribute__((simd("notinbranch"))) double cos(double) noexcept;
 }
 #endif
 #if __GLIBC_PREREQ(2, 35)

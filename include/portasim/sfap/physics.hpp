@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "portasim/core/compat.hpp"
+#include "portasim/core/vector_math.hpp"
 
 namespace portasim::sfap {
 
@@ -180,18 +181,19 @@ KOKKOS_INLINE_FUNCTION FiberGrid make_fiber_grid(double zi, double left, double 
 }
 
 // ---- Source ---------------------------------------------------------------------------------
-// Rosenfalck's derivative: D1 (3x^2 - x^3) e^-x for x > 0, else 0.
-KOKKOS_INLINE_FUNCTION double tm_current(double x, double d1 = 96.0) {
-  if (!(x > 0)) return 0.0;
-  return d1 * (3 * (x * x) - (x * x) * x) * compat::math::exp(-x);
+// Rosenfalck's derivative: D1 (3x^2 - x^3) e^-x for x > 0, else 0. A select, not a branch,
+// and exp_if: host loops over points vectorize through it (the device still skips the exp).
+KOKKOS_FORCEINLINE_FUNCTION double tm_current(double x, double d1 = 96.0) {
+  const double e = compat::math::exp_if(x > 0, -x);
+  return x > 0 ? d1 * (3 * (x * x) - (x * x) * x) * e : 0.0;
 }
 
 // Tendon terminator: 1 where -L/2 <= u <= L/2 (inclusive).
 KOKKOS_INLINE_FUNCTION bool tendon_window(double u, double L) { return -L / 2 <= u && u <= L / 2; }
 
 // Travelling-wave potential psi at (z, t) of the long side.
-KOKKOS_INLINE_FUNCTION double psi(bool right_longer, double zi, double v, double t, double z,
-                                  double d1) {
+KOKKOS_FORCEINLINE_FUNCTION double psi(bool right_longer, double zi, double v, double t, double z,
+                                       double d1) {
   if (right_longer) return -4 * tm_current(2 * (zi + v * t - z), d1);
   return 4 * tm_current(2 * (z - zi + v * t), d1);
 }
@@ -238,15 +240,26 @@ KOKKOS_INLINE_FUNCTION PointCoefficients point_coefficients(const FiberGrid& g, 
 // MyoGen's current density at row k from the long-side potential psi(k) on the extended grid
 // (k = 0..n_z): LW[k] = (psi[k+1] - psi[k])/dz_hat inside the long window, SW[k] = LW[mirror],
 // IAP = +-(LW - SW) outside the end-plate zone, times sigma_i pi (d/2)^2.
-template <class PsiValues>
-KOKKOS_INLINE_FUNCTION double current_density_from_psi(const FiberGrid& g, const PsiValues& p,
-                                                       std::int64_t k, const PointCoefficients& c) {
-  if (!c.keep) return 0.0;
-  double lw = 0, sw = 0;
-  if (c.long_on) lw = (p(k + 1) - p(k)) / g.dz_hat;
-  if (c.mirror >= 0) sw = (p(c.mirror + 1) - p(c.mirror)) / g.dz_hat;
+// The same from the differences psi[k+1] - psi[k] at k and at the mirror row, which the caller
+// reads where long_on and has_mirror say they are used. Selects: host loops over k vectorize.
+KOKKOS_FORCEINLINE_FUNCTION double current_density_from_differences(const FiberGrid& g, bool keep,
+                                                                    bool long_on, bool has_mirror,
+                                                                    double d_long,
+                                                                    double d_mirror) {
+  const double lw = long_on ? d_long / g.dz_hat : 0.0;
+  const double sw = has_mirror ? d_mirror / g.dz_hat : 0.0;
   const double cd = g.right_longer ? lw - sw : sw - lw;
-  return cd * g.scale;
+  return keep ? cd * g.scale : 0.0;
+}
+
+template <class PsiValues>
+KOKKOS_FORCEINLINE_FUNCTION double current_density_from_psi(const FiberGrid& g, const PsiValues& p,
+                                                            std::int64_t k,
+                                                            const PointCoefficients& c) {
+  if (!c.keep) return 0.0;
+  const double d_long = c.long_on ? p(k + 1) - p(k) : 0.0;
+  const double d_mirror = c.mirror >= 0 ? p(c.mirror + 1) - p(c.mirror) : 0.0;
+  return current_density_from_differences(g, true, c.long_on, c.mirror >= 0, d_long, d_mirror);
 }
 
 template <class ZValues>
@@ -288,13 +301,13 @@ KOKKOS_INLINE_FUNCTION double corrected_current_density(const FiberGrid& g, cons
 }
 
 // ---- Volume conductor ---------------------------------------------------------------------
-KOKKOS_INLINE_FUNCTION double radial_distance(double xf, double yf, double xe, double ye) {
+KOKKOS_FORCEINLINE_FUNCTION double radial_distance(double xf, double yf, double xe, double ye) {
   const double dx = xf - xe, dy = yf - ye;
   return compat::math::sqrt(dx * dx + dy * dy);
 }
 KOKKOS_INLINE_FUNCTION double clamp_radius(double r, double min_r) { return r < min_r ? min_r : r; }
-KOKKOS_INLINE_FUNCTION double elementary_response(double z, double r, double ze, double sigma_r,
-                                                  double sigma_z) {
+KOKKOS_FORCEINLINE_FUNCTION double elementary_response(double z, double r, double ze,
+                                                       double sigma_r, double sigma_z) {
   const double dz = z - ze;
   return 1.0 / (4 * pi * sigma_r * compat::math::sqrt(sigma_z / sigma_r * (r * r) + dz * dz));
 }
@@ -313,14 +326,18 @@ KOKKOS_INLINE_FUNCTION std::int64_t shifted_source(std::int64_t i, std::int64_t 
 // Circular-convolution kernel of the FFT delay by `delay` samples (positive = later): the DFT
 // with bins k = 1..(N-1)/2 multiplied by exp(-i 2 pi delay k / N), Hermitian, real part:
 // c[u] = (1 + 2 sum_k cos(2 pi k (u - delay)/N)) / N, so y[j] = sum_m x[m] c[(j - m) mod N].
+// Term k of that sum, given ku = (k u) mod N (the exact phase reduction; an integer, held
+// exactly in a double).
+KOKKOS_FORCEINLINE_FUNCTION double delay_kernel_term(double ku, std::int64_t k, double delay,
+                                                     std::int64_t N) {
+  const double frac = ku - static_cast<double>(k) * delay;
+  return compat::math::cos(2 * pi * frac / static_cast<double>(N));
+}
 KOKKOS_INLINE_FUNCTION double delay_kernel(std::int64_t u, double delay, std::int64_t N) {
   const std::int64_t K = (N - 1) / 2;
   double sum = 0;
-  for (std::int64_t k = 1; k <= K; ++k) {
-    const std::int64_t ku = (k * u) % N;  // exact phase reduction
-    const double frac = static_cast<double>(ku) - static_cast<double>(k) * delay;
-    sum += compat::math::cos(2 * pi * frac / static_cast<double>(N));
-  }
+  for (std::int64_t k = 1; k <= K; ++k)
+    sum += delay_kernel_term(static_cast<double>((k * u) % N), k, delay, N);
   return (1.0 + 2.0 * sum) / static_cast<double>(N);
 }
 

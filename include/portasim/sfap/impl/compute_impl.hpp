@@ -20,12 +20,14 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "portasim/core/compat.hpp"
 #include "portasim/core/counter_rng.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/core/transfers.hpp"
 #include "portasim/sfap/compute.hpp"
+#include "portasim/sfap/impl/host_kernels.hpp"
 #include "portasim/sfap/physics.hpp"
 
 namespace portasim::sfap::impl {
@@ -172,6 +174,13 @@ struct SourceFromBuffer {
                                            std::int64_t k) const {
     return iap(j, fb * nzmax + k);
   }
+  // Row j's source at points [lo, hi] into out[k] (host forms; fiber_rows has nothing to say).
+  struct FiberRows {};
+  FiberRows fiber_rows(const FiberGrid&, std::int64_t) const { return {}; }
+  void fill_row(const FiberGrid&, const FiberRows&, std::int64_t j, std::int64_t fb,
+                std::int64_t lo, std::int64_t hi, double* out) const {
+    for (std::int64_t k = lo; k <= hi; ++k) out[k] = iap(j, fb * nzmax + k);
+  }
   KOKKOS_INLINE_FUNCTION void range(const FiberGrid& g, std::int64_t, std::int64_t,
                                     std::int64_t& lo, std::int64_t& hi) const {
     lo = 0;
@@ -245,6 +254,39 @@ struct SourceFromPsi {
     if (lo < 0) lo = 0;
     if (hi > nz - 1) hi = nz - 1;
   }
+  // Host forms: fiber fb's point decisions as 64-bit lanes (what the vectorizer can mix with
+  // doubles), once per fiber; then row j's source at points [lo, hi] into out[k], operator()'s
+  // values with the differences read unconditionally (from row k where there is no mirror)
+  // and selected, so that the loop vectorizes.
+  struct FiberRows {
+    std::vector<std::int64_t> keep, long_on, has_mirror, row;
+  };
+  FiberRows fiber_rows(const FiberGrid& g, std::int64_t fb) const {
+    const auto n = static_cast<std::size_t>(g.n_z);
+    FiberRows r{std::vector<std::int64_t>(n), std::vector<std::int64_t>(n),
+                std::vector<std::int64_t>(n), std::vector<std::int64_t>(n)};
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::uint8_t fl = flags(fb, static_cast<std::int64_t>(k));
+      const std::int64_t m = mirror(fb, static_cast<std::int64_t>(k));
+      r.keep[k] = (fl & 2) != 0;
+      r.long_on[k] = (fl & 1) != 0;
+      r.has_mirror[k] = m >= 0;
+      r.row[k] = m >= 0 ? m : static_cast<std::int64_t>(k);
+    }
+    return r;
+  }
+  void fill_row(const FiberGrid& fiber, const FiberRows& rows, std::int64_t j, std::int64_t fb,
+                std::int64_t lo, std::int64_t hi, double* out) const {
+    const FiberGrid g = fiber;  // a copy: out[] cannot alias it, so its fields stay in registers
+    const double* p = &P(j, fb * pstride);
+    const std::int64_t *keep = rows.keep.data(), *long_on = rows.long_on.data(),
+                       *has_mirror = rows.has_mirror.data(), *row = rows.row.data();
+    PORTASIM_SIMD
+    for (std::int64_t k = lo; k <= hi; ++k)
+      out[k] =
+          current_density_from_differences(g, keep[k] != 0, long_on[k] != 0, has_mirror[k] != 0,
+                                           p[k + 1] - p[k], p[row[k] + 1] - p[row[k]]);
+  }
   KOKKOS_INLINE_FUNCTION double operator()(const FiberGrid& g, std::int64_t j, std::int64_t fb,
                                            std::int64_t k) const {
     const std::uint8_t fl = flags(fb, k);
@@ -315,6 +357,12 @@ void project_dispatch(
     const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
     const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
     std::int64_t f0, std::int64_t nbatch, bool dz_weighted) {
+  // Host spaces with a host BLAS: one gemm per fiber (host_kernels.hpp).
+  if constexpr (max_electrode_block<ExecutionSpace>() > 4 && portasim::impl::has_host_blas) {
+    (void)ec;
+    project_on_host(exec, source, H, grids, S, f0, nbatch, dz_weighted);
+    return;
+  }
   // Wide blocks exist only for host spaces (see max_electrode_block): nvcc never compiles them.
   if constexpr (max_electrode_block<ExecutionSpace>() > 4) {
     switch (ec) {
@@ -394,14 +442,15 @@ void compute_batch(
         mirror(fb, k) = c.mirror;
         flags(fb, k) = static_cast<std::uint8_t>((c.long_on ? 1 : 0) | (c.keep ? 2 : 0));
         const double zk = z(k);
+        // Padding electrodes repeat the last one and store 0: a select, so the loop
+        // vectorizes on the host.
+        PORTASIM_SIMD
         for (std::int64_t e = 0; e < ne_padded; ++e) {
-          if (e < ne) {
-            const double r = clamp_radius(
-                radial_distance(centers(f, 0), centers(f, 1), el(e, 0), el(e, 1)), min_r);
-            H(fb, k, e) = elementary_response(zk, r, el(e, 2), sigma_r, sigma_z);
-          } else {
-            H(fb, k, e) = 0;
-          }
+          const std::int64_t eu = e < ne ? e : ne - 1;
+          const double r = clamp_radius(
+              radial_distance(centers(f, 0), centers(f, 1), el(eu, 0), el(eu, 1)), min_r);
+          const double h = elementary_response(zk, r, el(eu, 2), sigma_r, sigma_z);
+          H(fb, k, e) = e < ne ? h : 0.0;
         }
       });
   // source: psi on the extended grids (one evaluation of f per point), then the current density.
@@ -413,20 +462,24 @@ void compute_batch(
   constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
   const std::int64_t tile_j = on_host ? 0 : 32, tile_k = on_host ? 0 : 8, tile_f = on_host ? 0 : 1;
   if (!corrected) {
-    Kokkos::parallel_for(
-        "portasim::sfap::psi",
-        md_policy(exec, {0, 0, 0}, {nt, nbatch, pstride}, {tile_j, tile_f, tile_k}),
-        KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t fb, const std::int64_t k) {
-          const FiberGrid& g = grids(f0 + fb);
-          // The projection reads psi(k) only where the long window holds at k or k - 1 (LW[k]
-          // = psi[k+1] - psi[k], and SW copies LW). Behind the wave on the short side psi is
-          // non-zero but never read: skipping it saves up to half of the exponentials and
-          // changes no value that is read.
-          const bool read = k <= g.n_z && ((k < g.n_z && (flags(fb, k) & 1)) ||
-                                           (k > 0 && (flags(fb, k - 1) & 1)));
-          P(j, fb * pstride + k) =
-              read ? psi(g.right_longer, g.zi, g.v, t(j), zbuf(fb, k), d1) : 0.0;
-        });
+    if constexpr (on_host) {
+      psi_on_host(exec, grids, flags, zbuf, t, P, f0, nbatch, pstride, d1);
+    } else {
+      Kokkos::parallel_for(
+          "portasim::sfap::psi",
+          md_policy(exec, {0, 0, 0}, {nt, nbatch, pstride}, {tile_j, tile_f, tile_k}),
+          KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t fb, const std::int64_t k) {
+            const FiberGrid& g = grids(f0 + fb);
+            // The projection reads psi(k) only where the long window holds at k or k - 1 (LW[k]
+            // = psi[k+1] - psi[k], and SW copies LW). Behind the wave on the short side psi is
+            // non-zero but never read: skipping it saves up to half of the exponentials and
+            // changes no value that is read.
+            const bool read = k <= g.n_z && ((k < g.n_z && (flags(fb, k) & 1)) ||
+                                             (k > 0 && (flags(fb, k - 1) & 1)));
+            P(j, fb * pstride + k) =
+                read ? psi(g.right_longer, g.zi, g.v, t(j), zbuf(fb, k), d1) : 0.0;
+          });
+    }
   }
   if (corrected) {
     Kokkos::parallel_for(
@@ -454,6 +507,11 @@ void delay_kernels(
     const Matrix<typename ExecutionSpace::memory_space>& kernel,
     const Kokkos::View<std::int64_t*, typename ExecutionSpace::memory_space>& shift,
     bool split_integer) {
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename ExecutionSpace::memory_space>::accessible) {
+    delay_kernels_on_host(exec, delay_samples, kernel, shift, split_integer);
+    return;
+  }
   const std::int64_t nf = kernel.extent(0), np = kernel.extent(1);
   Kokkos::parallel_for(
       "portasim::sfap::delay_kernels", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nf * np),
@@ -485,6 +543,11 @@ void apply_delays(
   using member = typename team_policy::member_type;
   using scratch_view =
       Kokkos::View<double*, typename ExecutionSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename ExecutionSpace::memory_space>::accessible) {
+    apply_delays_on_host(exec, S, kernel, shift, out);
+    return;
+  }
   const std::int64_t nt = S.extent(0), ne = S.extent(1), nf = S.extent(2), np = kernel.extent(1);
   // One team per (fiber, electrode): the integer-shifted series x' and the fiber's kernel go to
   // scratch, then y[j] = sum_m x'[m] c[(j - m) mod N'] for the team's threads over j.
