@@ -114,16 +114,11 @@ for part in "$@"; do
     sfap)
       "$stage/bin/portasim_bench_sfap" --benchmark_out="$out/sfap.json" --benchmark_out_format=json || status=1 ;;
     cpu)
-      # The OpenMP build (staged with PORTASIM_STAGE_HOST) on this machine's CPU, one to all
-      # cores: the SFAP bench case against MyoGen's NumPy path (0.76 s on the H200 host).
-      cores=$(nproc)
-      for threads in 1 2 4 8 16 32 64; do
-        [ "$threads" -le "$cores" ] || break
-        OMP_NUM_THREADS=$threads OMP_PROC_BIND=spread OMP_PLACES=cores "$stage/bin/host/portasim_bench_sfap" \
-          --benchmark_filter='200x25' --benchmark_out="$out/sfap_cpu_t$threads.json" --benchmark_out_format=json \
-          --benchmark_context=omp_threads=$threads || status=1
-      done
-      lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Socket|NUMA node\(s\)' > "$out/cpu.txt" ;;
+      # The OpenMP build (staged with PORTASIM_STAGE_HOST) on this machine's CPU against the
+      # NumPy peers, at one thread and at every core (perf/cpu/run_cpu_suite.sh; MYOGEN_PEER
+      # adds MyoGen's NumPy path for SFAP).
+      PYTHON=${PYTHON:-python3} PORTASIM_SFAP_REFERENCE_DIR=$stage/reference/sfap \
+        perf/cpu/run_cpu_suite.sh "$stage/bin/host" "$out/cpu" 1 "$(nproc)" || status=1 ;;
     toolkit-linalg)
       # matmul three ways and the tiled kernel's variants (BM_matmul_tiled_variant/double/
       # mma64x64x16 ... simt128x64x8, n 1024..8192), trace, SVD; then CuPy's figures for

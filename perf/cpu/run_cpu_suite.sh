@@ -1,34 +1,55 @@
 #!/usr/bin/env bash
-# The OpenMP backend against its NumPy peers (perf/cpu/numpy_peers.py) on this machine's CPU,
-# in one call, at each thread count: what docs/performance.md's CPU table cites.
-# Today: host gemm (KokkosBlas::gemm, which the bootstrap points at OpenBLAS) against NumPy's
-# matmul on the same BLAS.
-# usage: perf/cpu/run_cpu_suite.sh BUILD_DIR OUT_DIR [THREADS...]   (default: 1 and nproc)
+# The OpenMP backend against its NumPy peers on this machine's CPU, in one call, at each
+# thread count: what docs/performance.md's CPU table cites (perf/cpu/summarize_cpu.py prints
+# its rows). Per thread count T:
+#   peak      perf/cpu/bench_cpu_peak: STREAM triad bandwidth and FMA FLOP/s, the limits
+#   hh        BM_hh_rk4 float/double, 1e5 neurons        vs numpy_peers.py hh (RK4 over arrays)
+#   reduce    toolkit l2_norm and sum, 1e7 floats        vs np.linalg.norm, np.sum
+#   gemm      KokkosBlas::gemm 1024^3 float/double       vs a @ b (the same OpenBLAS)
+#   life      byte and bit engines, 2048^2               vs np.roll
+#   sfap      the 200 x 25 bench case with delays        vs MyoGen's NumPy path, when
+#             MYOGEN_PEER names a folder with its run_myogen_bench.py (AGPL: never in the
+#             repository; the reference file comes from PORTASIM_SFAP_REFERENCE_DIR)
+# usage: perf/cpu/run_cpu_suite.sh BIN OUT_DIR [THREADS...]   (default: 1 and nproc)
+#   BIN: a build folder (build/openmp) or a folder holding the portasim_bench_* programs
+#   (the staged bin/host of scripts/stage_for_device.sh). PYTHON: the interpreter with NumPy.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-build=$1 out=$2
+bin=$1 out=$2
 shift 2
 threads=("$@")
 [ ${#threads[@]} -gt 0 ] || threads=(1 "$(nproc)")
 python=${PYTHON:-/usr/bin/python3}
 mkdir -p "$out"
-{ lscpu; "$build/src/cli/portasim" info; } > "$out/machine.txt"
+program() {  # NAME: the path of a benchmark program under $bin
+  local found
+  found=$(find "$bin" -type f -executable -name "$1" -not -path '*/CMakeFiles/*' | head -1)
+  [ -n "$found" ] || { echo "no $1 under $bin" >&2; exit 1; }
+  echo "$found"
+}
+bench() {  # NAME FILTER OUT.json [ARGS...]
+  local name=$1 filter=$2 json=$3
+  shift 3
+  "$(program "$name")" --benchmark_filter="$filter" --benchmark_min_time=0.2 \
+    --benchmark_out="$json" --benchmark_out_format=json "$@" > /dev/null
+}
+lscpu > "$out/machine.txt"
 for t in "${threads[@]}"; do
+  echo "threads $t" >&2
   export OMP_NUM_THREADS=$t OPENBLAS_NUM_THREADS=$t OMP_PROC_BIND=spread OMP_PLACES=cores
-  "$build/perf/toolkit/portasim_bench_toolkit_linalg" --benchmark_filter='matmul/(blas|tiled)/.*/n:1024' \
-    --benchmark_min_time=0.5 --benchmark_out="$out/linalg_t$t.json" --benchmark_out_format=json >/dev/null
-  "$python" perf/cpu/numpy_peers.py --parts matmul > "$out/numpy_t$t.jsonl"
-  echo "threads $t:"
-  "$python" - "$out/linalg_t$t.json" "$out/numpy_t$t.jsonl" <<'PY'
-import json, sys
-cpp = {b["name"]: b["real_time"] for b in json.load(open(sys.argv[1]))["benchmarks"]}
-for line in open(sys.argv[2]):
-    r = json.loads(line)
-    if r["workload"] != "matmul" or r["n"] != 1024:
-        continue
-    scalar = "float" if r["dtype"] == "float32" else "double"
-    ms = cpp[f"BM_matmul/blas/{scalar}/n:1024/manual_time"]
-    print(f"  matmul {r['dtype']} 1024^3: KokkosBlas::gemm {ms:.2f} ms, NumPy {r['seconds'] * 1e3:.2f} ms, "
-          f"ratio {r['seconds'] * 1e3 / ms:.2f}")
-PY
+  bench portasim_bench_cpu_peak 'cpu_peak/' "$out/peak_t$t.json"
+  PORTASIM_BENCH_MAX_NEURONS=100000 bench portasim_bench_hh \
+    'BM_hh_rk4/(float|double)/spikes/neurons:100000/' "$out/hh_t$t.json"
+  PORTASIM_BENCH_MAX_N=10000000 bench portasim_bench_toolkit_elementwise \
+    'reduction/(l2_norm|sum)_float/n:10000000/' "$out/reduce_t$t.json"
+  bench portasim_bench_toolkit_linalg 'matmul/blas/.*/n:1024/' "$out/gemm_t$t.json"
+  PORTASIM_BENCH_MAX_SIDE=2048 bench portasim_bench_life 'BM_life_engine/.*/side:2048/' "$out/life_t$t.json"
+  bench portasim_bench_sfap 'bench_200x25/with_delays' "$out/sfap_t$t.json"
+  "$python" perf/cpu/numpy_peers.py --parts hh,l2norm,sum,matmul,life > "$out/numpy_t$t.jsonl"
+  if [ -n "${MYOGEN_PEER:-}" ]; then
+    reference=${PORTASIM_SFAP_REFERENCE_DIR:-../shared/reference/sfap}/bench_200f_25e_dz0p1.h5
+    "$python" "$MYOGEN_PEER/run_myogen_bench.py" "$reference" --paths numpy --repeat 3 \
+      > "$out/myogen_t$t.jsonl"
+  fi
 done
+"$python" perf/cpu/summarize_cpu.py "$out"

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""The rows of docs/performance.md's CPU table from one perf/cpu/run_cpu_suite.sh folder: per
+thread count, each workload's figure, its peer's from the same run, the ratio, and the
+fraction of the CPU's limit measured in the same run (bench_cpu_peak: STREAM triad and FMA).
+
+usage: python3 summarize_cpu.py OUT_DIR
+"""
+import glob
+import json
+import os
+import re
+import sys
+
+# Floating-point work of one HH RK4 neuron-step, counted from integrators.hpp and rates.hpp:
+# 4 derivatives of 59 operations (gate rates 30, dV/dt 17, gate equations 12), 3 stage
+# updates of 8 and the final combination of 24, plus 16 exponentials (3 exp and one expm1 per
+# derivative) taken at 15 operations each, about what a vector exp costs in FMAs.
+HH_FLOP_PER_NEURON_STEP = 4 * 59 + 3 * 8 + 24 + 16 * 15
+
+
+def load_benchmarks(path):
+    if not os.path.exists(path):
+        return {}
+    return {b["name"]: b for b in json.load(open(path))["benchmarks"] if "error_occurred" not in b}
+
+
+def load_lines(path):
+    if not os.path.exists(path):
+        return []
+    return [json.loads(line) for line in open(path) if line.strip().startswith("{")]
+
+
+def find(benchmarks, pattern):
+    for name, b in benchmarks.items():
+        if re.search(pattern, name):
+            return b
+    return None
+
+
+def seconds(b):
+    """A benchmark's time per iteration in seconds."""
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b.get("time_unit", "ns")]
+    return b["real_time"] * scale
+
+
+def numpy_row(rows, **match):
+    for r in rows:
+        if all(r.get(k) == v for k, v in match.items()):
+            return r
+    return None
+
+
+def fmt(x, unit=""):
+    if x is None:
+        return "-"
+    for scale, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= scale:
+            return f"{x / scale:.3g} {suffix}{unit}"
+    return f"{x:.3g} {unit}"
+
+
+def ratio(ours, theirs, higher_is_better=True):
+    if not ours or not theirs:
+        return "-"
+    return f"{(ours / theirs if higher_is_better else theirs / ours):.2f}x"
+
+
+def summarize(out):
+    threads = sorted(int(re.search(r"_t(\d+)\.json$", p).group(1))
+                     for p in glob.glob(os.path.join(out, "peak_t*.json")))
+    print("| threads | workload | portasim | peer (same run) | ratio | limit | fraction |")
+    print("|---|---|---|---|---|---|---|")
+    for t in threads:
+        peak = load_benchmarks(f"{out}/peak_t{t}.json")
+        triad = find(peak, "triad")
+        bandwidth = triad["bytes_per_s"] if triad else None
+        fma = {s: (find(peak, f"fma_{s}") or {}).get("flop_per_s") for s in ("float", "double")}
+        peers = load_lines(f"{out}/numpy_t{t}.jsonl")
+
+        def row(workload, ours, peer, ratio_text, limit, fraction):
+            print(f"| {t} | {workload} | {ours} | {peer} | {ratio_text} | {limit} | {fraction} |")
+
+        hh = load_benchmarks(f"{out}/hh_t{t}.json")
+        for scalar, dtype in (("float", "float32"), ("double", "float64")):
+            b = find(hh, f"BM_hh_rk4/{scalar}/spikes")
+            p = numpy_row(peers, workload="hh_rk4", dtype=dtype)
+            ours = b["neuron_steps_per_s"] if b else None
+            theirs = p["neuron_steps_per_s"] if p else None
+            flops = ours * HH_FLOP_PER_NEURON_STEP if ours else None
+            row(f"HH RK4 {scalar}, 1e5 neurons", fmt(ours, "neuron-steps/s"),
+                f"NumPy {fmt(theirs)}", ratio(ours, theirs), f"FMA {fmt(fma[scalar], 'FLOP/s')}",
+                f"{flops / fma[scalar]:.0%} (~{HH_FLOP_PER_NEURON_STEP} FLOP/step)"
+                if flops and fma[scalar] else "-")
+        reduce = load_benchmarks(f"{out}/reduce_t{t}.json")
+        for name, workload, peer_name in (("l2_norm", "l2_norm", "np.linalg.norm"),
+                                          ("sum", "sum", "np.sum")):
+            b = find(reduce, f"reduction/{name}_float/n:10000000")
+            p = numpy_row(peers, workload=workload)
+            ours = b["GB_per_s"] * 1e9 if b else None
+            theirs = p["gb_per_s"] * 1e9 if p else None
+            row(f"{name}, 1e7 float", fmt(ours, "B/s"), f"{peer_name} {fmt(theirs, 'B/s')}",
+                ratio(ours, theirs), f"triad {fmt(bandwidth, 'B/s')}",
+                f"{ours / bandwidth:.0%}" if ours and bandwidth else "-")
+        gemm = load_benchmarks(f"{out}/gemm_t{t}.json")
+        for scalar, dtype in (("float", "float32"), ("double", "float64")):
+            b = find(gemm, f"matmul/blas/{scalar}/n:1024")
+            p = numpy_row(peers, workload="matmul", dtype=dtype, n=1024)
+            ours = 2 * 1024 ** 3 / seconds(b) if b else None
+            theirs = p["gflop_per_s"] * 1e9 if p else None
+            row(f"gemm {scalar} 1024^3", fmt(ours, "FLOP/s"), f"NumPy a @ b {fmt(theirs, 'FLOP/s')}",
+                ratio(ours, theirs), f"FMA {fmt(fma[scalar], 'FLOP/s')}",
+                f"{ours / fma[scalar]:.0%}" if ours and fma[scalar] else "-")
+        life = load_benchmarks(f"{out}/life_t{t}.json")
+        p = numpy_row(peers, workload="life_roll")
+        theirs = p["cells_per_s"] if p else None
+        for engine in ("byte", "bits"):
+            b = find(life, f"BM_life_engine/{engine}/side:2048")
+            ours = b["cells_per_s"] if b else None
+            bytes_per_cell = 2 if engine == "byte" else 0.25  # read and write once per generation
+            row(f"Life {engine} 2048^2", fmt(ours, "cells/s"), f"np.roll {fmt(theirs)}",
+                ratio(ours, theirs), f"triad {fmt(bandwidth, 'B/s')}",
+                f"{ours * bytes_per_cell / bandwidth:.0%}" if ours and bandwidth else "-")
+        sfap = load_benchmarks(f"{out}/sfap_t{t}.json")
+        b = find(sfap, "bench_200x25/with_delays")
+        myogen = load_lines(f"{out}/myogen_t{t}.jsonl")
+        ours = seconds(b) if b else None
+        theirs = myogen[0]["seconds_median"] if myogen else None
+        row("SFAP 200 x 25 with delays", f"{ours:.3f} s" if ours else "-",
+            f"MyoGen NumPy {theirs:.3f} s" if theirs else "MyoGen not run",
+            ratio(ours, theirs, higher_is_better=False), "-", "-")
+
+
+if __name__ == "__main__":
+    summarize(sys.argv[1])
