@@ -44,6 +44,17 @@ __attribute__((simd("notinbranch"))) double expm1(double) noexcept;
 #define PORTASIM_SIMD _Pragma("omp simd")
 #endif
 
+// A host function compiled twice, for the build's CPU level and for x86-64-v4 (AVX-512), the
+// copy chosen once at load time by the CPU it runs on (an ifunc, as NumPy dispatches its
+// loops): the kernels whose loops vectorize get twice the lanes on CPUs that have them, and a
+// binary for x86-64-v3 still runs everywhere that level does. GCC on x86-64 with glibc only.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && defined(__x86_64__) && \
+    defined(__GLIBC__) && !defined(__AVX512F__)
+#define PORTASIM_HOST_CLONES __attribute__((target_clones("arch=x86-64-v4", "default")))
+#else
+#define PORTASIM_HOST_CLONES
+#endif
+
 namespace portasim::compat::math {
 
 // expm1(x) where `needed`, else a value the caller must not use. Device code skips the call

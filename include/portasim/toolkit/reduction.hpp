@@ -47,7 +47,7 @@ namespace impl {
 // floating-point combines cannot be reordered, so it would not vectorize). The order is fixed,
 // so results do not depend on the thread count.
 inline constexpr std::size_t host_reduce_block = 1024;
-inline constexpr int host_reduce_lanes = 16;
+inline constexpr int host_reduce_lanes = 32;
 
 template <class E, class Combine, class Acc>
 struct BlockedWholeBody {

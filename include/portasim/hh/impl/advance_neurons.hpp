@@ -112,17 +112,19 @@ struct AdvanceNeurons {
 
 // The host form for the fixed-step integrators: chunk c holds neurons [c W, c W + W), whose
 // states sit in lane arrays and advance together, one step at a time, through a loop over
-// lanes that GCC vectorizes (W is two AVX2 registers of Scalar). The stimulus, the spike
-// crossings and the trace rows stay scalar: they are cheap or rare beside the integrator.
-// Every host neuron goes through this loop, the last chunk padded with copies of the last
-// neuron, so that a neuron's result does not depend on the chunk it falls in: slices, ranks
-// and thread counts give bit-identical results, as one-neuron-per-iteration code did.
+// lanes that GCC vectorizes (W is four AVX2 registers of Scalar, or two AVX-512 ones). The
+// stimulus, the spike crossings and the trace rows stay scalar: they are cheap or rare beside
+// the integrator. Every host neuron goes through this loop, the last chunk padded with copies
+// of the last neuron, so that a neuron's result does not depend on the chunk it falls in:
+// slices, ranks and thread counts give bit-identical results, as one-neuron-per-iteration
+// code did. PORTASIM_HOST_CLONES: on AVX-512 CPUs the same loop runs in 512-bit registers
+// (one machine runs one copy, so the bit-for-bit rule holds on it).
 template <class Scalar, class MemorySpace, Integrator Method>
 struct AdvanceNeuronLanes {
-  static constexpr int width = sizeof(Scalar) == 4 ? 16 : 8;
+  static constexpr int width = sizeof(Scalar) == 4 ? 32 : 16;
   AdvanceNeurons<Scalar, MemorySpace, Method> f;
 
-  void operator()(const std::int64_t chunk) const {
+  PORTASIM_HOST_CLONES void operator()(const std::int64_t chunk) const {
     using Current = decltype(f.stimulus.for_neuron(0));
     const std::int64_t first = chunk * width;
     const int lanes = static_cast<int>(
