@@ -2,7 +2,10 @@
 // docs/performance.md's CPU table (the GPU table's limits come from the data sheet; a CPU's
 // depend on its clocks, memory channels and threads, so they are measured in the same run):
 //   triad     a(i) = b(i) + s * c(i) over arrays far larger than the caches, STREAM's triad,
-//             counted as STREAM counts it (24 bytes per element in double);
+//             counted as STREAM counts it (24 bytes per element in double): the limit of
+//             kernels that read and write;
+//   read      the sum of such an array in 32 lanes: the limit of kernels that only read
+//             (reductions);
 //   fma       independent chains x = x * a + b per thread, as many as the vector registers
 //             hold, in float and double: the FMA units' peak at the instruction set of the
 //             build (PORTASIM_CPU_ARCH), 2 FLOP per FMA.
@@ -45,6 +48,39 @@ void BM_triad(benchmark::State& state) {
   if (a(n - 1) != b(n - 1) + s * c(n - 1)) state.SkipWithError("triad: wrong result");
   state.counters["bytes_per_s"] = benchmark::Counter(24.0 * static_cast<double>(n),
                                                      benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_read(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const int threads = Exec().concurrency();
+  constexpr int lanes = 32;
+  Kokkos::View<double*, Kokkos::HostSpace> a("a", n), out("out", threads);
+  Exec exec;
+  Kokkos::parallel_for(
+      "read_init", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) { a(i) = 1.0; });
+  exec.fence();
+  // Thread t sums its contiguous slice in `lanes` independent accumulators.
+  const std::int64_t slice = n / threads / lanes * lanes;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Kokkos::parallel_for(
+        "read", policy(exec, 0, threads), KOKKOS_LAMBDA(const std::int64_t t) {
+          double lane[lanes] = {};
+          const double* x = a.data() + t * slice;
+          for (std::int64_t i = 0; i < slice; i += lanes) {
+            PORTASIM_SIMD
+            for (int l = 0; l < lanes; ++l) lane[l] += x[i + l];
+          }
+          double sum = 0;
+          for (int l = 0; l < lanes; ++l) sum += lane[l];
+          out(t) = sum;
+        });
+    exec.fence();
+    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  if (out(0) != static_cast<double>(slice)) state.SkipWithError("read: wrong sum");
+  state.counters["bytes_per_s"] = benchmark::Counter(
+      8.0 * static_cast<double>(slice) * threads, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 // Chains per thread: enough independent FMAs to cover the FMA latency on every port.
@@ -91,6 +127,11 @@ std::int64_t triad_elements() {
 
 const bool registered = [] {
   benchmark::RegisterBenchmark("cpu_peak/triad_double", BM_triad)
+      ->Arg(triad_elements())
+      ->ArgName("n")
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("cpu_peak/read_double", BM_read)
       ->Arg(triad_elements())
       ->ArgName("n")
       ->UseManualTime()

@@ -2,7 +2,7 @@
 # The OpenMP backend against its NumPy peers on this machine's CPU, in one call, at each
 # thread count: what docs/performance.md's CPU table cites (perf/cpu/summarize_cpu.py prints
 # its rows). Per thread count T:
-#   peak      perf/cpu/bench_cpu_peak: STREAM triad bandwidth and FMA FLOP/s, the limits
+#   peak      perf/cpu/bench_cpu_peak: STREAM triad and read bandwidth, FMA FLOP/s: the limits
 #   hh        BM_hh_rk4 float/double, 1e5 neurons        vs numpy_peers.py hh (RK4 over arrays)
 #   reduce    toolkit l2_norm and sum, 1e7 floats        vs np.linalg.norm, np.sum
 #   gemm      KokkosBlas::gemm 1024^3 float/double       vs a @ b (the same OpenBLAS)
@@ -23,15 +23,16 @@ python=${PYTHON:-/usr/bin/python3}
 mkdir -p "$out"
 program() {  # NAME: the path of a benchmark program under $bin
   local found
-  found=$(find "$bin" -type f -executable -name "$1" -not -path '*/CMakeFiles/*' | head -1)
+  found=$(find "$bin" -type f -executable -name "$1" -not -path '*/CMakeFiles/*' \
+             -not -path '*/tests/install/*' | head -1)  # not the install test's copies
   [ -n "$found" ] || { echo "no $1 under $bin" >&2; exit 1; }
   echo "$found"
 }
-bench() {  # NAME FILTER OUT.json [ARGS...]
+bench() {  # NAME FILTER OUT.json [ARGS...]: three repetitions, their median summarized
   local name=$1 filter=$2 json=$3
   shift 3
   "$(program "$name")" --benchmark_filter="$filter" --benchmark_min_time=0.2 \
-    --benchmark_out="$json" --benchmark_out_format=json "$@" > /dev/null
+    --benchmark_repetitions=3 --benchmark_out="$json" --benchmark_out_format=json "$@" > /dev/null
 }
 lscpu > "$out/machine.txt"
 for t in "${threads[@]}"; do
