@@ -40,7 +40,7 @@ if [ -d "$build/python-other/portasim" ]; then
 fi
 
 # Everything the base system or the CUDA installation provides stays behind.
-keep_behind='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|librt\.|libpthread\.|libstdc\+\+|libgcc_s|libcuda\.|libcublas|libcudart|libcusolver|libcusparse|libnvJitLink|libnvidia)'
+keep_behind='^(linux-vdso|ld-linux|libc\.|libm\.|libmvec\.|libdl\.|librt\.|libpthread\.|libstdc\+\+|libgcc_s|libcuda\.|libcublas|libcudart|libcusolver|libcusparse|libnvJitLink|libnvidia)'
 for exe in "${executables[@]}"; do
   ldd "$exe" | awk '/=> \// {print $1, $3}'
 done | sort -u | while read -r name path; do

@@ -89,7 +89,17 @@ std::string host_blas_library() {
   if (symbol != nullptr && dladdr(symbol, &where) != 0 && where.dli_fname != nullptr) {
     std::error_code error;  // the file behind the alternatives' links, where it resolves
     const auto file = std::filesystem::canonical(where.dli_fname, error);
-    return error ? std::string(where.dli_fname) : file.string();
+    std::string name = error ? std::string(where.dli_fname) : file.string();
+    // OpenBLAS picks its kernels for the CPU at load time; one older than the CPU may fall
+    // back to generic ones (OPENBLAS_CORETYPE overrides it): say which it picked.
+    if (void* library = dlopen(where.dli_fname, RTLD_LAZY | RTLD_NOLOAD); library != nullptr) {
+      using corename_function = const char* (*)();
+      if (auto corename =
+              reinterpret_cast<corename_function>(dlsym(library, "openblas_get_corename")))
+        name += std::string(" (OpenBLAS, ") + corename() + " kernels)";
+      dlclose(library);
+    }
+    return name;
   }
   return "(built with one; libblas.so.3 not found)";
 #else
@@ -167,6 +177,11 @@ void print_info(std::ostream& out, const BuildInfo& build,
   out << "\n";
   out << "  host BLAS         "
       << (build.host_blas.empty() ? "none (Kokkos Kernels' own gemm)" : build.host_blas) << "\n";
+  // OpenBLAS's fallback for a CPU it does not know (newer than the release, or hidden by a
+  // hypervisor): SSE3 kernels, several times slower than the CPU allows.
+  if (build.host_blas.find("Prescott kernels") != std::string::npos)
+    out << "                    OpenBLAS did not recognise this CPU; set OPENBLAS_CORETYPE (e.g. "
+           "SkylakeX, Haswell, Zen) for its vector kernels\n";
   out << "  backends          ";
   for (std::size_t i = 0; i < build.backends.size(); ++i)
     out << (i ? ", " : "") << build.backends[i];

@@ -48,7 +48,8 @@ void psi_on_host(const ExecutionSpace& exec, const Grids& grids, const Flags& fl
   const std::int64_t padded = (pstride + psi_lanes - 1) / psi_lanes * psi_lanes;
   Kokkos::parallel_for(
       "portasim::sfap::psi",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, nbatch * blocks),
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0,
+                                                                           nbatch * blocks),
       [=](const std::int64_t i) {
         const std::int64_t fb = i / blocks, j0 = i % blocks * psi_times;
         const FiberGrid& g = grids(f0 + fb);
@@ -60,8 +61,8 @@ void psi_on_host(const ExecutionSpace& exec, const Grids& grids, const Flags& fl
         for (std::int64_t k = 0; k < padded; ++k) {
           const std::int64_t kk = std::min(k, pstride - 1);
           z[static_cast<std::size_t>(k)] = zbuf(fb, kk);
-          read[static_cast<std::size_t>(k)] =
-              kk <= g.n_z && ((kk < g.n_z && (flags(fb, kk) & 1)) || (kk > 0 && (flags(fb, kk - 1) & 1)));
+          read[static_cast<std::size_t>(k)] = kk <= g.n_z && ((kk < g.n_z && (flags(fb, kk) & 1)) ||
+                                                              (kk > 0 && (flags(fb, kk - 1) & 1)));
         }
         for (std::int64_t j = j0; j < std::min(nt, j0 + psi_times); ++j) {
           const double tj = t(j);
@@ -131,10 +132,9 @@ void project_on_host(const ExecutionSpace& exec, const Source& source, const HVi
         }
         // Row-major C (nt x ne, leading dimension ne_padded) = A (nt x nz) H_fb (nz x ne) is,
         // column-major, C^T = H_fb^T A^T: the same memory, the operands swapped.
-        portasim::impl::host_gemm(static_cast<int>(ne), static_cast<int>(nt),
-                                  static_cast<int>(nz), &H(fb, 0, 0), static_cast<int>(ne_padded),
-                                  a.data(), static_cast<int>(nz), c.data(),
-                                  static_cast<int>(ne_padded));
+        portasim::impl::host_gemm(static_cast<int>(ne), static_cast<int>(nt), static_cast<int>(nz),
+                                  &H(fb, 0, 0), static_cast<int>(ne_padded), a.data(),
+                                  static_cast<int>(nz), c.data(), static_cast<int>(ne_padded));
         const double weight = dz_weighted ? g.dz_hat : 1.0;
         for (std::int64_t j = 0; j < nt; ++j)
           for (std::int64_t e = 0; e < ne; ++e) {
@@ -206,7 +206,7 @@ void delay_kernels_on_host(const ExecutionSpace& exec, const DelayView& delay_sa
         const double n_points = static_cast<double>(np);
         for (std::int64_t k = 1; k <= (np - 1) / 2; ++k) {
           PORTASIM_SIMD
-          for (int u = 0; u < static_cast<int>(np); ++u) {  // int: AVX2 converts it to double
+          for (int u = 0; u < static_cast<int>(np); ++u) {       // int: AVX2 converts it to double
             const double next = ku[u] + static_cast<double>(u);  // from ((k - 1) u) mod N'
             ku[u] = next >= n_points ? next - n_points : next;
             sum[u] += delay_kernel_term(ku[u], k, phi, np);
