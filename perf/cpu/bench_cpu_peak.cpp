@@ -76,11 +76,12 @@ void BM_read(benchmark::State& state) {
           out(t) = sum;
         });
     exec.fence();
-    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   if (out(0) != static_cast<double>(slice)) state.SkipWithError("read: wrong sum");
-  state.counters["bytes_per_s"] = benchmark::Counter(
-      8.0 * static_cast<double>(slice) * threads, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["bytes_per_s"] = benchmark::Counter(8.0 * static_cast<double>(slice) * threads,
+                                                     benchmark::Counter::kIsIterationInvariantRate);
 }
 
 // Chains per thread: enough independent FMAs to cover the FMA latency on every port.
