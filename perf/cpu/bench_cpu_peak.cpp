@@ -25,6 +25,18 @@ namespace portasim_bench_cpu_peak {
 using Exec = Kokkos::DefaultHostExecutionSpace;
 using policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
 
+// Each iteration's time: `launch` and the fence that waits for it.
+template <class Launch>
+void time_iterations(benchmark::State& state, const Exec& exec, Launch&& launch) {
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    launch();
+    exec.fence();
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+}
+
 void BM_triad(benchmark::State& state) {
   const std::int64_t n = state.range(0);
   Kokkos::View<double*, Kokkos::HostSpace> a("a", n), b("b", n), c("c", n);
@@ -36,15 +48,11 @@ void BM_triad(benchmark::State& state) {
       });
   exec.fence();
   const double s = 3.0;
-  for (auto _ : state) {
-    const auto t0 = std::chrono::steady_clock::now();
+  time_iterations(state, exec, [&] {
     Kokkos::parallel_for(
         "triad", policy(exec, 0, n),
         KOKKOS_LAMBDA(const std::int64_t i) { a(i) = b(i) + s * c(i); });
-    exec.fence();
-    state.SetIterationTime(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
+  });
   if (a(n - 1) != b(n - 1) + s * c(n - 1)) state.SkipWithError("triad: wrong result");
   state.counters["bytes_per_s"] = benchmark::Counter(24.0 * static_cast<double>(n),
                                                      benchmark::Counter::kIsIterationInvariantRate);
@@ -61,8 +69,7 @@ void BM_read(benchmark::State& state) {
   exec.fence();
   // Thread t sums its contiguous slice in `lanes` independent accumulators.
   const std::int64_t slice = n / threads / lanes * lanes;
-  for (auto _ : state) {
-    const auto t0 = std::chrono::steady_clock::now();
+  time_iterations(state, exec, [&] {
     Kokkos::parallel_for(
         "read", policy(exec, 0, threads), KOKKOS_LAMBDA(const std::int64_t t) {
           double lane[lanes] = {};
@@ -75,10 +82,7 @@ void BM_read(benchmark::State& state) {
           for (int l = 0; l < lanes; ++l) sum += lane[l];
           out(t) = sum;
         });
-    exec.fence();
-    state.SetIterationTime(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
+  });
   if (out(0) != static_cast<double>(slice)) state.SkipWithError("read: wrong sum");
   state.counters["bytes_per_s"] = benchmark::Counter(8.0 * static_cast<double>(slice) * threads,
                                                      benchmark::Counter::kIsIterationInvariantRate);
@@ -95,8 +99,7 @@ void BM_fma(benchmark::State& state) {
   constexpr int chains = fma_chains<Scalar>;
   Kokkos::View<Scalar*, Kokkos::HostSpace> out("out", threads);
   Exec exec;
-  for (auto _ : state) {
-    const auto t0 = std::chrono::steady_clock::now();
+  time_iterations(state, exec, [&] {
     Kokkos::parallel_for(
         "fma", policy(exec, 0, threads), KOKKOS_LAMBDA(const std::int64_t t) {
           Scalar x[chains];
@@ -110,10 +113,7 @@ void BM_fma(benchmark::State& state) {
           for (int l = 0; l < chains; ++l) sum += x[l];
           out(t) = sum;
         });
-    exec.fence();
-    state.SetIterationTime(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
+  });
   benchmark::DoNotOptimize(out(0));
   state.counters["flop_per_s"] =
       benchmark::Counter(2.0 * chains * static_cast<double>(rounds) * threads,

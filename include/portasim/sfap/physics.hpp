@@ -326,6 +326,18 @@ KOKKOS_INLINE_FUNCTION std::int64_t shifted_source(std::int64_t i, std::int64_t 
 // Circular-convolution kernel of the FFT delay by `delay` samples (positive = later): the DFT
 // with bins k = 1..(N-1)/2 multiplied by exp(-i 2 pi delay k / N), Hermitian, real part:
 // c[u] = (1 + 2 sum_k cos(2 pi k (u - delay)/N)) / N, so y[j] = sum_m x[m] c[(j - m) mod N].
+// A delay of D samples as the kernel's phase and an integer shift: all of it as phase, or
+// (split_integer) the fractional part as phase and floor(D) as the shift.
+struct DelaySplit {
+  double phase;
+  std::int64_t shift;
+};
+KOKKOS_INLINE_FUNCTION DelaySplit split_delay(double D, bool split_integer) {
+  if (!split_integer) return {D, 0};
+  const double whole = compat::math::floor(D);
+  return {D - whole, static_cast<std::int64_t>(whole)};
+}
+
 // Term k of that sum, given ku = (k u) mod N (the exact phase reduction; an integer, held
 // exactly in a double).
 KOKKOS_FORCEINLINE_FUNCTION double delay_kernel_term(double ku, std::int64_t k, double delay,

@@ -517,16 +517,9 @@ void delay_kernels(
       "portasim::sfap::delay_kernels", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nf * np),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t f = i / np, u = i % np;
-        const double D = delay_samples(f);
-        double phi = D;
-        std::int64_t n = 0;
-        if (split_integer) {
-          const double fl = compat::math::floor(D);
-          n = static_cast<std::int64_t>(fl);
-          phi = D - fl;
-        }
-        kernel(f, u) = delay_kernel(u, phi, np);
-        if (u == 0) shift(f) = n;
+        const DelaySplit delay = split_delay(delay_samples(f), split_integer);
+        kernel(f, u) = delay_kernel(u, delay.phase, np);
+        if (u == 0) shift(f) = delay.shift;
       });
 }
 

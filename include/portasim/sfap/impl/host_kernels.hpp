@@ -190,14 +190,7 @@ void delay_kernels_on_host(const ExecutionSpace& exec, const DelayView& delay_sa
       "portasim::sfap::delay_kernels",
       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, nf),
       [=](const std::int64_t f) {
-        const double D = delay_samples(f);
-        double phi = D;
-        std::int64_t n = 0;
-        if (split_integer) {
-          const double fl = compat::math::floor(D);
-          n = static_cast<std::int64_t>(fl);
-          phi = D - fl;
-        }
+        const DelaySplit delay = split_delay(delay_samples(f), split_integer);
         // (k u) mod N' as doubles (exact: integers below N'), since AVX2 cannot convert
         // 64-bit integers to double in vector registers.
         std::vector<double> sum_vector(static_cast<std::size_t>(np), 0.0), ku_vector(sum_vector);
@@ -209,12 +202,12 @@ void delay_kernels_on_host(const ExecutionSpace& exec, const DelayView& delay_sa
           for (int u = 0; u < static_cast<int>(np); ++u) {       // int: AVX2 converts it to double
             const double next = ku[u] + static_cast<double>(u);  // from ((k - 1) u) mod N'
             ku[u] = next >= n_points ? next - n_points : next;
-            sum[u] += delay_kernel_term(ku[u], k, phi, np);
+            sum[u] += delay_kernel_term(ku[u], k, delay.phase, np);
           }
         }
         for (std::int64_t u = 0; u < np; ++u)
           kernel(f, u) = (1.0 + 2.0 * sum[u]) / static_cast<double>(np);
-        shift(f) = n;
+        shift(f) = delay.shift;
       });
 }
 
