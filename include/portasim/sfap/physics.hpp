@@ -240,14 +240,17 @@ KOKKOS_INLINE_FUNCTION PointCoefficients point_coefficients(const FiberGrid& g, 
 // MyoGen's current density at row k from the long-side potential psi(k) on the extended grid
 // (k = 0..n_z): LW[k] = (psi[k+1] - psi[k])/dz_hat inside the long window, SW[k] = LW[mirror],
 // IAP = +-(LW - SW) outside the end-plate zone, times sigma_i pi (d/2)^2.
-// The same from the differences psi[k+1] - psi[k] at k and at the mirror row, which the caller
-// reads where long_on and has_mirror say they are used. Selects: host loops over k vectorize.
-KOKKOS_FORCEINLINE_FUNCTION double current_density_from_differences(const FiberGrid& g, bool keep,
-                                                                    bool long_on, bool has_mirror,
-                                                                    double d_long,
-                                                                    double d_mirror) {
-  const double lw = long_on ? d_long / g.dz_hat : 0.0;
-  const double sw = has_mirror ? d_mirror / g.dz_hat : 0.0;
+KOKKOS_FORCEINLINE_FUNCTION double long_wave(const FiberGrid& g, double psi_difference) {
+  return psi_difference / g.dz_hat;
+}
+
+// The same from LW at k and at the mirror row, which the caller reads where long_on and
+// has_mirror say they are used. Selects: host loops over k vectorize.
+KOKKOS_FORCEINLINE_FUNCTION double current_density_from_waves(const FiberGrid& g, bool keep,
+                                                              bool long_on, bool has_mirror,
+                                                              double lw_here, double lw_mirror) {
+  const double lw = long_on ? lw_here : 0.0;
+  const double sw = has_mirror ? lw_mirror : 0.0;
   const double cd = g.right_longer ? lw - sw : sw - lw;
   return keep ? cd * g.scale : 0.0;
 }
@@ -257,9 +260,9 @@ KOKKOS_FORCEINLINE_FUNCTION double current_density_from_psi(const FiberGrid& g, 
                                                             std::int64_t k,
                                                             const PointCoefficients& c) {
   if (!c.keep) return 0.0;
-  const double d_long = c.long_on ? p(k + 1) - p(k) : 0.0;
-  const double d_mirror = c.mirror >= 0 ? p(c.mirror + 1) - p(c.mirror) : 0.0;
-  return current_density_from_differences(g, true, c.long_on, c.mirror >= 0, d_long, d_mirror);
+  const double lw_here = c.long_on ? long_wave(g, p(k + 1) - p(k)) : 0.0;
+  const double lw_mirror = c.mirror >= 0 ? long_wave(g, p(c.mirror + 1) - p(c.mirror)) : 0.0;
+  return current_density_from_waves(g, true, c.long_on, c.mirror >= 0, lw_here, lw_mirror);
 }
 
 template <class ZValues>

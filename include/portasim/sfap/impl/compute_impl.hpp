@@ -28,20 +28,10 @@
 #include "portasim/core/transfers.hpp"
 #include "portasim/sfap/compute.hpp"
 #include "portasim/sfap/impl/host_kernels.hpp"
+#include "portasim/sfap/impl/projection.hpp"
 #include "portasim/sfap/physics.hpp"
 
 namespace portasim::sfap::impl {
-
-template <class MemorySpace>
-using Matrix = Kokkos::View<double**, Kokkos::LayoutRight, MemorySpace>;
-
-// Row fb of the batch's extended grids, as z(k).
-template <class MemorySpace>
-struct BatchRowZ {
-  Matrix<MemorySpace> zbuf;
-  std::int64_t fb;
-  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return zbuf(fb, k); }
-};
 
 // An explicit grid z plus the extra point.
 template <class MemorySpace>
@@ -50,16 +40,6 @@ struct ExplicitZ {
   double last;
   std::int64_t n;
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return k < n ? z(k) : last; }
-};
-
-// Row j of the batch's psi buffer, from column offset q0, as psi(k).
-template <class ExecutionSpace>
-struct PsiRow {
-  Kokkos::View<double**, typename ExecutionSpace::array_layout,
-               typename ExecutionSpace::memory_space>
-      P;
-  std::int64_t j, q0;
-  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return P(j, q0 + k); }
 };
 
 inline double resolve_dt(const Options& o) { return o.dt_s > 0 ? o.dt_s : 1.0 / o.fs_hz; }
@@ -163,235 +143,6 @@ Kokkos::View<double*, typename ExecutionSpace::memory_space> time_axis_impl(
 
 // ---- compute ---------------------------------------------------------------------------------
 
-// The source of row k at time j, read from the current-density buffer (corrected source).
-template <class ExecutionSpace>
-struct SourceFromBuffer {
-  Kokkos::View<double**, typename ExecutionSpace::array_layout,
-               typename ExecutionSpace::memory_space>
-      iap;
-  std::int64_t nzmax = 0;
-  KOKKOS_INLINE_FUNCTION double operator()(const FiberGrid&, std::int64_t j, std::int64_t fb,
-                                           std::int64_t k) const {
-    return iap(j, fb * nzmax + k);
-  }
-  // Row j's source at points [lo, hi] into out[k] (host forms; fiber_rows has nothing to say).
-  struct FiberRows {};
-  FiberRows fiber_rows(const FiberGrid&, std::int64_t) const { return {}; }
-  void fill_row(const FiberGrid&, const FiberRows&, std::int64_t j, std::int64_t fb,
-                std::int64_t lo, std::int64_t hi, double* out) const {
-    for (std::int64_t k = lo; k <= hi; ++k) out[k] = iap(j, fb * nzmax + k);
-  }
-  KOKKOS_INLINE_FUNCTION void range(const FiberGrid& g, std::int64_t, std::int64_t,
-                                    std::int64_t& lo, std::int64_t& hi) const {
-    lo = 0;
-    hi = g.n_z - 1;
-  }
-};
-
-// Number of points of the ascending row zbuf(fb, 0..n) below `value` (strictly, or <= if
-// `inclusive`).
-template <class MemorySpace>
-KOKKOS_INLINE_FUNCTION std::int64_t count_below(const Matrix<MemorySpace>& zbuf, std::int64_t fb,
-                                                std::int64_t n, double value, bool inclusive) {
-  std::int64_t lo = 0, hi = n;  // answer in [lo, hi]
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    const double z = zbuf(fb, mid);
-    if (z < value || (inclusive && z == value)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-// The source of row k at time j computed from the psi buffer and the point decisions (MyoGen's
-// source, fused into the projection: no current-density buffer).
-template <class ExecutionSpace>
-struct SourceFromPsi {
-  Kokkos::View<double**, typename ExecutionSpace::array_layout,
-               typename ExecutionSpace::memory_space>
-      P;
-  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> mirror;
-  Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> flags;
-  Matrix<typename ExecutionSpace::memory_space> zbuf;
-  Kokkos::View<const double*, typename ExecutionSpace::memory_space> t;
-  std::int64_t pstride = 0;
-  // Rows outside [lo, hi] have an exactly zero source at time j: psi vanishes ahead of the wave
-  // front (x <= 0), so LW vanishes there and SW at its mirror rows. The front is located by
-  // bisection on the grid with a margin of two points, which covers any rounding difference
-  // (a few ulps) between this location and psi's own x > 0 test. Skipping exact zeros keeps
-  // the sums bit for bit.
-  KOKKOS_INLINE_FUNCTION void range(const FiberGrid& g, std::int64_t j, std::int64_t fb,
-                                    std::int64_t& lo, std::int64_t& hi) const {
-    const std::int64_t nz = g.n_z, kzi = g.n_left - 1, s = g.mirror_shift;
-    std::int64_t a_lo, a_hi, b_lo, b_hi;
-    if (g.right_longer) {
-      // psi(k) = 0 for k >= kf (z_k at or beyond zi + v t)
-      std::int64_t kf = count_below(zbuf, fb, nz + 1, g.zi + g.v * t(j), false) + 2;
-      if (kf > nz + 1) kf = nz + 1;
-      a_lo = kzi + 1;  // LW: z_k > zi and k < kf
-      a_hi = kf - 1;
-      b_lo = nz + s - kf;  // SW(k) = LW(m), m = nz - 1 - (k - s) in [a_lo, a_hi]
-      b_hi = nz - 1 + s - a_lo;
-    } else {
-      // psi(k) = 0 for k < kb (z_k at or before zi - v t)
-      std::int64_t kb = count_below(zbuf, fb, nz + 1, g.zi - g.v * t(j), true) - 2;
-      if (kb < 0) kb = 0;
-      a_lo = kb - 1;  // LW: z_k < zi and k + 1 >= kb
-      a_hi = kzi - 1;
-      b_lo = nz - 1 + s - a_hi;
-      b_hi = nz - 1 + s - a_lo;
-    }
-    lo = nz;
-    hi = -1;
-    if (a_lo <= a_hi) {
-      lo = a_lo;
-      hi = a_hi;
-    }
-    if (b_lo <= b_hi) {
-      lo = b_lo < lo ? b_lo : lo;
-      hi = b_hi > hi ? b_hi : hi;
-    }
-    if (lo < 0) lo = 0;
-    if (hi > nz - 1) hi = nz - 1;
-  }
-  // Host forms: fiber fb's point decisions as 64-bit lanes (what the vectorizer can mix with
-  // doubles), once per fiber; then row j's source at points [lo, hi] into out[k], operator()'s
-  // values with the differences read unconditionally (from row k where there is no mirror)
-  // and selected, so that the loop vectorizes.
-  struct FiberRows {
-    std::vector<std::int64_t> keep, long_on, has_mirror, row;
-  };
-  FiberRows fiber_rows(const FiberGrid& g, std::int64_t fb) const {
-    const auto n = static_cast<std::size_t>(g.n_z);
-    FiberRows r{std::vector<std::int64_t>(n), std::vector<std::int64_t>(n),
-                std::vector<std::int64_t>(n), std::vector<std::int64_t>(n)};
-    for (std::size_t k = 0; k < n; ++k) {
-      const std::uint8_t fl = flags(fb, static_cast<std::int64_t>(k));
-      const std::int64_t m = mirror(fb, static_cast<std::int64_t>(k));
-      r.keep[k] = (fl & 2) != 0;
-      r.long_on[k] = (fl & 1) != 0;
-      r.has_mirror[k] = m >= 0;
-      r.row[k] = m >= 0 ? m : static_cast<std::int64_t>(k);
-    }
-    return r;
-  }
-  void fill_row(const FiberGrid& fiber, const FiberRows& rows, std::int64_t j, std::int64_t fb,
-                std::int64_t lo, std::int64_t hi, double* out) const {
-    const FiberGrid g = fiber;  // a copy: out[] cannot alias it, so its fields stay in registers
-    const double* p = &P(j, fb * pstride);
-    const std::int64_t *keep = rows.keep.data(), *long_on = rows.long_on.data(),
-                       *has_mirror = rows.has_mirror.data(), *row = rows.row.data();
-    PORTASIM_SIMD
-    for (std::int64_t k = lo; k <= hi; ++k)
-      out[k] =
-          current_density_from_differences(g, keep[k] != 0, long_on[k] != 0, has_mirror[k] != 0,
-                                           p[k + 1] - p[k], p[row[k] + 1] - p[row[k]]);
-  }
-  KOKKOS_INLINE_FUNCTION double operator()(const FiberGrid& g, std::int64_t j, std::int64_t fb,
-                                           std::int64_t k) const {
-    const std::uint8_t fl = flags(fb, k);
-    if (!(fl & 2)) return 0.0;
-    PointCoefficients c;
-    c.long_on = (fl & 1) != 0;
-    c.keep = true;
-    c.mirror = mirror(fb, k);
-    const PsiRow<ExecutionSpace> p{P, j, fb * pstride};
-    return current_density_from_psi(g, p, k, c);
-  }
-};
-
-template <class ExecutionSpace, int EC, class Source>
-void project_batch(
-    const ExecutionSpace& exec, const Source& source,
-    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
-    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
-    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
-    std::int64_t f0, std::int64_t nbatch, bool dz_weighted) {
-  using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
-  using member = typename team_policy::member_type;
-  const std::int64_t nt = S.extent(0), ne = S.extent(1);
-  const std::int64_t nchunks = (ne + EC - 1) / EC;
-  Kokkos::parallel_for(
-      "portasim::sfap::project",
-      team_policy(exec, static_cast<int>(nbatch * nchunks), Kokkos::AUTO),
-      KOKKOS_LAMBDA(const member& team) {
-        const std::int64_t fb = team.league_rank() / nchunks, chunk = team.league_rank() % nchunks;
-        const std::int64_t f = f0 + fb, e0 = chunk * EC;
-        const FiberGrid& g = grids(f);
-        const double weight = dz_weighted ? g.dz_hat : 1.0;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nt), [&](const std::int64_t j) {
-          double acc[EC];
-          for (int e = 0; e < EC; ++e) acc[e] = 0;
-          std::int64_t k_lo = 0, k_hi = -1;
-          source.range(g, j, fb, k_lo, k_hi);
-          for (std::int64_t k = k_lo; k <= k_hi; ++k) {
-            const double a = source(g, j, fb, k);
-            if (a == 0.0) continue;  // ahead of the wave and in the end-plate zone: adds exactly 0
-            const double* h = &H(fb, k, e0);  // contiguous electrodes of point k
-            for (int e = 0; e < EC; ++e) acc[e] += a * h[e];
-          }
-          for (int e = 0; e < EC; ++e)
-            if (e0 + e < ne) S(j, e0 + e, f) = weight == 1.0 ? acc[e] : acc[e] * weight;
-        });
-      });
-}
-
-// Widest electrode block of a projection team. A device wants many small teams to fill its
-// SMs (with one block of 32 per fiber, a few hundred fibers left most of a GPU idle); a CPU
-// core wants the opposite: the source of point k at time j is computed once per block, and
-// with blocks of 4 that evaluation was most of the single-thread time, so host spaces take up
-// to 32 electrodes per block (one block for the 25-electrode case). Figures:
-// docs/design/sfap-projection.md.
-template <class ExecutionSpace>
-constexpr int max_electrode_block() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                    typename ExecutionSpace::memory_space>::accessible
-             ? 32
-             : 4;
-}
-
-template <class ExecutionSpace, class Source>
-void project_dispatch(
-    const ExecutionSpace& exec, int ec, const Source& source,
-    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
-    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
-    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
-    std::int64_t f0, std::int64_t nbatch, bool dz_weighted) {
-  // Host spaces with a host BLAS: one gemm per fiber (host_kernels.hpp).
-  if constexpr (max_electrode_block<ExecutionSpace>() > 4 && portasim::impl::has_host_blas) {
-    (void)ec;
-    project_on_host(exec, source, H, grids, S, f0, nbatch, dz_weighted);
-    return;
-  }
-  // Wide blocks exist only for host spaces (see max_electrode_block): nvcc never compiles them.
-  if constexpr (max_electrode_block<ExecutionSpace>() > 4) {
-    switch (ec) {
-      case 8:
-        project_batch<ExecutionSpace, 8>(exec, source, H, grids, S, f0, nbatch, dz_weighted);
-        return;
-      case 16:
-        project_batch<ExecutionSpace, 16>(exec, source, H, grids, S, f0, nbatch, dz_weighted);
-        return;
-      case 32:
-        project_batch<ExecutionSpace, 32>(exec, source, H, grids, S, f0, nbatch, dz_weighted);
-        return;
-      default: break;
-    }
-  }
-  switch (ec) {
-#define PORTASIM_SFAP_PROJECT_CASE(N)                                                     \
-  case N:                                                                                 \
-    project_batch<ExecutionSpace, N>(exec, source, H, grids, S, f0, nbatch, dz_weighted); \
-    break;
-    PORTASIM_SFAP_PROJECT_CASE(1)
-    PORTASIM_SFAP_PROJECT_CASE(2)
-    default:
-      project_batch<ExecutionSpace, 4>(exec, source, H, grids, S, f0, nbatch, dz_weighted);
-      break;
-#undef PORTASIM_SFAP_PROJECT_CASE
-  }
-}
-
 template <class ExecutionSpace>
 void compute_batch(
     const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& in,
@@ -457,29 +208,24 @@ void compute_batch(
   // Three-dimensional ranges (time, fiber, point): no integer division per element.
   using md_policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<3>>;
   const std::int64_t pstride = nzmax + 1;
-  // Tiles: Kokkos' defaults on the host (the point index innermost); on a device 32 consecutive
-  // times (coalesced in the time-fastest layout) x 8 points = 256 threads per block.
-  constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
-  const std::int64_t tile_j = on_host ? 0 : 32, tile_k = on_host ? 0 : 8, tile_f = on_host ? 0 : 1;
+  // Tiles: 32 consecutive times (coalesced in the time-fastest layout) x 8 points = 256
+  // threads per block.
+  const std::int64_t tile_j = 32, tile_k = 8, tile_f = 1;
   if (!corrected) {
-    if constexpr (on_host) {
-      psi_on_host(exec, grids, flags, zbuf, t, P, f0, nbatch, pstride, d1);
-    } else {
-      Kokkos::parallel_for(
-          "portasim::sfap::psi",
-          md_policy(exec, {0, 0, 0}, {nt, nbatch, pstride}, {tile_j, tile_f, tile_k}),
-          KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t fb, const std::int64_t k) {
-            const FiberGrid& g = grids(f0 + fb);
-            // The projection reads psi(k) only where the long window holds at k or k - 1 (LW[k]
-            // = psi[k+1] - psi[k], and SW copies LW). Behind the wave on the short side psi is
-            // non-zero but never read: skipping it saves up to half of the exponentials and
-            // changes no value that is read.
-            const bool read = k <= g.n_z && ((k < g.n_z && (flags(fb, k) & 1)) ||
-                                             (k > 0 && (flags(fb, k - 1) & 1)));
-            P(j, fb * pstride + k) =
-                read ? psi(g.right_longer, g.zi, g.v, t(j), zbuf(fb, k), d1) : 0.0;
-          });
-    }
+    Kokkos::parallel_for(
+        "portasim::sfap::psi",
+        md_policy(exec, {0, 0, 0}, {nt, nbatch, pstride}, {tile_j, tile_f, tile_k}),
+        KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t fb, const std::int64_t k) {
+          const FiberGrid& g = grids(f0 + fb);
+          // The projection reads psi(k) only where the long window holds at k or k - 1 (LW[k]
+          // = psi[k+1] - psi[k], and SW copies LW). Behind the wave on the short side psi is
+          // non-zero but never read: skipping it saves up to half of the exponentials and
+          // changes no value that is read.
+          const bool read = k <= g.n_z && ((k < g.n_z && (flags(fb, k) & 1)) ||
+                                           (k > 0 && (flags(fb, k - 1) & 1)));
+          P(j, fb * pstride + k) =
+              read ? psi(g.right_longer, g.zi, g.v, t(j), zbuf(fb, k), d1) : 0.0;
+        });
   }
   if (corrected) {
     Kokkos::parallel_for(
@@ -496,6 +242,46 @@ void compute_batch(
   } else {
     project_dispatch(exec, ec, SourceFromPsi<ExecutionSpace>{P, mirror, flags, zbuf, t, pstride}, H,
                      grids, S, f0, nbatch, o.dz_weighted);
+  }
+}
+
+// The pre-shift SFAPs of every fiber on a device, in batches under the buffer budget.
+template <class ExecutionSpace>
+void compute_in_batches(
+    const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& in,
+    const Options& o,
+    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& t,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+    std::int64_t nzmax, double min_r) {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  const std::int64_t nt = t.extent(0), ne = S.extent(1), nf = S.extent(2);
+  const int ec = electrode_block(ne);
+  const std::int64_t ne_padded = (ne + ec - 1) / ec * ec;
+  const double per_fiber =
+      static_cast<double>(nzmax + 1) * static_cast<double>(nt + ne_padded + 3) * 8.0;
+  const double budget =
+      o.max_buffer_bytes > 0 ? static_cast<double>(o.max_buffer_bytes) : 2048.0 * (1 << 20);
+  std::int64_t nbatch = static_cast<std::int64_t>(budget / per_fiber);
+  nbatch = std::max<std::int64_t>(1, std::min(nbatch, nf));
+  Matrix<MemorySpace> zbuf(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_z"), nbatch,
+                           nzmax + 1);
+  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemorySpace> mirror(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_mirror"), nbatch, nzmax);
+  Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, MemorySpace> flags(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_flags"), nbatch, nzmax);
+  Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> H(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_h"), nbatch, nzmax,
+      ne_padded);  // (fiber, point, electrode)
+  Kokkos::View<double**, typename ExecutionSpace::array_layout, MemorySpace> P(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_psi"), o.corrected_source ? 0 : nt,
+      o.corrected_source ? 0 : nbatch * (nzmax + 1));
+  Kokkos::View<double**, typename ExecutionSpace::array_layout, MemorySpace> iap(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_iap"), o.corrected_source ? nt : 0,
+      o.corrected_source ? nbatch * nzmax : 0);
+  for (std::int64_t f0 = 0; f0 < nf; f0 += nbatch) {
+    const std::int64_t nb = std::min(nbatch, nf - f0);
+    compute_batch(exec, in, o, grids, t, zbuf, mirror, flags, H, P, iap, S, f0, nb, min_r, ec);
   }
 }
 
@@ -715,48 +501,17 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
         });
   }
 
-  // ---- SFAPs, in batches of fibers under the buffer budget
+  // ---- SFAPs: on a device in batches of fibers under the buffer budget, on the host one
+  // fiber per work item with per-thread buffers (host_kernels.hpp)
   res.sfaps_pre_shift = typename Result<MemorySpace>::cube(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfaps_pre_shift"), nt, ne, nf);
-  // Electrodes per team: blocks of at most max_electrode_block (4 on a device, 32 on the host),
-  // evenly filled and rounded up to a power of two (device: 25 -> 7 x 4, host: 25 -> 1 x 32).
-  // Few widths keep the number of projection kernels (and nvcc's compile time) small; padded
-  // electrodes have h = 0 and are never stored, and the sum over k per electrode does not
-  // depend on the width, so results are bit-identical for every width.
-  constexpr std::int64_t max_block = max_electrode_block<ExecutionSpace>();
-  const std::int64_t nblocks = (ne + max_block - 1) / max_block;
-  const std::int64_t per_block = (ne + nblocks - 1) / nblocks;
-  int ec = 1;
-  while (ec < per_block) ec *= 2;
-  const std::int64_t ne_padded = (ne + ec - 1) / ec * ec;
-  const double per_fiber =
-      static_cast<double>(nzmax + 1) * static_cast<double>(nt + ne_padded + 3) * 8.0;
-  // Budget: as given, else large batches on a device and cache-sized ones on the host.
   constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
-  const double budget = o.max_buffer_bytes > 0 ? static_cast<double>(o.max_buffer_bytes)
-                                               : (on_host ? 64.0 * (1 << 20) : 2048.0 * (1 << 20));
-  std::int64_t nbatch = static_cast<std::int64_t>(budget / per_fiber);
-  nbatch = std::max<std::int64_t>(1, std::min(nbatch, nf));
-  Matrix<MemorySpace> zbuf(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_z"), nbatch,
-                           nzmax + 1);
-  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemorySpace> mirror(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_mirror"), nbatch, nzmax);
-  Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, MemorySpace> flags(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_flags"), nbatch, nzmax);
-  Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> H(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_h"), nbatch, nzmax,
-      ne_padded);  // (fiber, point, electrode)
-  Kokkos::View<double**, typename ExecutionSpace::array_layout, MemorySpace> P(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_psi"), o.corrected_source ? 0 : nt,
-      o.corrected_source ? 0 : nbatch * (nzmax + 1));
-  Kokkos::View<double**, typename ExecutionSpace::array_layout, MemorySpace> iap(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_iap"), o.corrected_source ? nt : 0,
-      o.corrected_source ? nbatch * nzmax : 0);
-  for (std::int64_t f0 = 0; f0 < nf; f0 += nbatch) {
-    const std::int64_t nb = std::min(nbatch, nf - f0);
-    compute_batch(exec, in, o, grids, res.t, zbuf, mirror, flags, H, P, iap, res.sfaps_pre_shift,
-                  f0, nb, min_r, ec);
-  }
+  if constexpr (on_host)
+    compute_fibers_on_host(exec, in, o, Kokkos::View<const FiberGrid*, MemorySpace>(grids), res.t,
+                           res.sfaps_pre_shift, min_r);
+  else
+    compute_in_batches(exec, in, o, Kokkos::View<const FiberGrid*, MemorySpace>(grids), res.t,
+                       res.sfaps_pre_shift, nzmax, min_r);
 
   if (!delays) return res;
   // ---- delays
@@ -809,20 +564,9 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
                   false);
     res.sfaps_jittered = typename Result<MemorySpace>::cube(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfaps_jittered"), nt, ne, nf);
-    const auto post = res.sfaps_post_shift;
-    const auto jittered = res.sfaps_jittered;
-    Kokkos::parallel_for(
-        "portasim::sfap::jitter_sfaps", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nt * ne * nf),
-        KOKKOS_LAMBDA(const std::int64_t i) {
-          const std::int64_t f = i % nf, e = (i / nf) % ne, j = i / (nf * ne);
-          double y = 0;
-          for (std::int64_t m = 0; m < nt; ++m) {
-            std::int64_t u = j - m;  // in (-N', N'): one wrap, no modulo
-            if (u < 0) u += np;
-            y += post(m, e, f) * kernel(f, u);
-          }
-          jittered(j, e, f) = y;
-        });
+    apply_delays(
+        exec, Kokkos::View<const double***, Kokkos::LayoutRight, MemorySpace>(res.sfaps_post_shift),
+        kernel, Kokkos::View<const std::int64_t*, MemorySpace>(shift), res.sfaps_jittered);
     terms = res.sfaps_jittered;
   }
   const auto muap = res.muap;

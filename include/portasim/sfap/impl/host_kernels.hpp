@@ -1,14 +1,16 @@
 #pragma once
-// Host forms of three SFAP kernels, which compute_impl.hpp runs on host backends in place of
-// the device forms (docs/design/cpu-vectorization.md):
-//   psi       a row of points at a time, through a loop the compiler vectorizes (glibc's
-//             vector exp), the row padded so that every value comes from the vector code
-//             whatever the batch (the MPI runs compare outputs bit for bit);
-//   project   per fiber, the current density as a matrix (time x points) times the
-//             responses (points x electrodes) through the host BLAS, when there is one;
-//   delay     per (fiber, electrode), the circular convolution over blocks of outputs at
-//             once, each output's sum in the same order as the device form (bit for bit).
-// The physics is physics.hpp's, as on the device.
+// The SFAP pipeline on host spaces (docs/design/cpu-vectorization.md). A device computes a
+// batch of fibers stage by stage through buffers (compute_impl.hpp); a CPU core does better
+// with one fiber per work item, every stage in per-thread buffers that stay in its cache and
+// are reused from fiber to fiber (fresh buffers cost more in page faults than the arithmetic):
+//   points   the fiber's grid, point decisions and responses H (points x electrodes);
+//   source   per time: psi over the points the projection reads, a row through a loop the
+//            compiler vectorizes (glibc's vector exp), then the current density from it;
+//   project  the source (times x points) times H through the host BLAS.
+// Then the delays, a circular convolution per fiber, as one product with the circulant
+// matrix, and the delay kernels, all u at once with a vector cos. The physics is
+// physics.hpp's, as on the device; results are the device's within rounding, and do not
+// depend on the thread count or on which fibers a run computes (MPI blocks match bit for bit).
 
 #include <Kokkos_Core.hpp>
 
@@ -18,164 +20,274 @@
 
 #include "portasim/core/impl/host_blas.hpp"
 #include "portasim/core/vector_math.hpp"
+#include "portasim/sfap/compute.hpp"
+#include "portasim/sfap/impl/projection.hpp"
 #include "portasim/sfap/physics.hpp"
 
 namespace portasim::sfap::impl {
 
-// Points per vectorized step of psi: two AVX2 registers of double.
+// Points per vectorized step of psi: two AVX2 registers of double. A row is padded to whole
+// steps (repeating the last point), so that every value comes from the vector code.
 inline constexpr int psi_lanes = 8;
-// Outputs per block of the host delay: eight AVX2 registers of accumulators, enough
-// independent FMA chains to keep both FMA units busy.
-inline constexpr int delay_block = 32;
+// Electrodes of H padded to whole AVX2 vectors, so that the responses' loop has no scalar tail.
+inline constexpr int electrode_lanes = 4;
+// Times per product of the projection: each block multiplies only the points where one of its
+// times has a source (the window grows with the wave), in products large enough for the BLAS.
+inline constexpr int gemm_times = 32;
 
-// P(j, fb * pstride + k) = psi of the batch's fiber fb at time t(j) and point k, where the
-// projection reads it (the long window holds at k or k - 1), else 0, as the device form.
-// Work items are (fiber, block of psi_times times): the fiber's points and read mask are
-// copied once into rows padded to a multiple of psi_lanes (repeating the last point), and
-// every time's row goes through one vectorized loop over the padded length.
-inline constexpr int psi_times = 16;
+// One thread's buffers for the fiber it computes.
+struct FiberScratch {
+  std::vector<double> z;              // z(0..n_z), padded with the last point
+  std::vector<unsigned char> read;    // psi(k) is read by the source
+  std::vector<std::int64_t> keep;     // point decisions as 64-bit lanes, which the
+  std::vector<std::int64_t> long_on;  // vectorizer mixes with doubles
+  std::vector<std::int64_t> has_mirror;
+  std::vector<std::int64_t> wave_row;   // the mirror row where there is one, else k
+  std::vector<double> h;                // n_z x ne_padded
+  std::vector<double> psi_row, wave;    // psi and LW of one time
+  std::vector<double> source, product;  // nt x n_z, nt x ne_padded
+  std::vector<std::int64_t> window;     // the source's rows [lo_j, hi_j] of each time j
+};
+
+inline FiberScratch& fiber_scratch() {
+  thread_local FiberScratch scratch;
+  return scratch;
+}
+
+// z(k) of a fiber's grid held in a buffer.
+struct BufferZ {
+  const double* z;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return z[k]; }
+};
 
 // Number of the first n points of the ascending z[] below `value`.
 inline std::int64_t points_below(const double* z, std::int64_t n, double value) {
   return std::lower_bound(z, z + n, value) - z;
 }
 
-template <class ExecutionSpace, class Grids, class Flags, class ZBuffer, class Times, class PsiView>
-void psi_on_host(const ExecutionSpace& exec, const Grids& grids, const Flags& flags,
-                 const ZBuffer& zbuf, const Times& t, const PsiView& P, std::int64_t f0,
-                 std::int64_t nbatch, std::int64_t pstride, double d1) {
-  const std::int64_t nt = t.extent(0), blocks = (nt + psi_times - 1) / psi_times;
-  const std::int64_t padded = (pstride + psi_lanes - 1) / psi_lanes * psi_lanes;
-  Kokkos::parallel_for(
-      "portasim::sfap::psi",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0,
-                                                                           nbatch * blocks),
-      [=](const std::int64_t i) {
-        const std::int64_t fb = i / blocks, j0 = i % blocks * psi_times;
-        const FiberGrid& g = grids(f0 + fb);
-        thread_local std::vector<double> z, value;  // per thread, reused
-        thread_local std::vector<unsigned char> read;
-        z.resize(static_cast<std::size_t>(padded));
-        value.resize(z.size());
-        read.resize(z.size());
-        for (std::int64_t k = 0; k < padded; ++k) {
-          const std::int64_t kk = std::min(k, pstride - 1);
-          z[static_cast<std::size_t>(k)] = zbuf(fb, kk);
-          read[static_cast<std::size_t>(k)] = kk <= g.n_z && ((kk < g.n_z && (flags(fb, kk) & 1)) ||
-                                                              (kk > 0 && (flags(fb, kk - 1) & 1)));
-        }
-        for (std::int64_t j = j0; j < std::min(nt, j0 + psi_times); ++j) {
-          const double tj = t(j);
-          // Only the points that can be non-zero and read: behind the wave front (x > 0,
-          // located by bisection with a margin of two points for rounding) and on the long
-          // side (where the long window can hold at k or k - 1). Every other value is exactly
-          // 0. The window is widened to whole lanes, so each point keeps its lane.
-          const std::int64_t kzi = g.n_left - 1;
-          std::int64_t lo = 0, hi = pstride - 1;
-          if (g.right_longer) {
-            lo = std::max<std::int64_t>(kzi - 1, 0);
-            hi = std::min(points_below(z.data(), g.n_z + 1, g.zi + g.v * tj) + 2, pstride - 1);
-          } else {
-            lo = std::max<std::int64_t>(points_below(z.data(), g.n_z + 1, g.zi - g.v * tj) - 2, 0);
-            hi = std::min(kzi + 2, pstride - 1);
-          }
-          double* row = &P(j, fb * pstride);
-          if (lo > hi) {
-            std::fill(row, row + pstride, 0.0);
-            continue;
-          }
-          const std::int64_t first = lo / psi_lanes * psi_lanes,
-                             end = std::min(padded, (hi / psi_lanes + 1) * psi_lanes);
-          std::fill(row, row + first, 0.0);
-          std::fill(row + std::min(end, pstride), row + pstride, 0.0);
-          PORTASIM_SIMD
-          for (std::int64_t k = first; k < end; ++k) {
-            const double psi_k = psi(g.right_longer, g.zi, g.v, tj, z[k], d1);
-            value[k] = read[k] ? psi_k : 0.0;
-          }
-          for (std::int64_t k = first; k < std::min(end, pstride); ++k)
-            row[k] = value[static_cast<std::size_t>(k)];
-        }
-      });
+// Grid, point decisions, psi's read mask and H (points x ne_padded) of fiber f.
+template <class MemorySpace>
+void fiber_points_on_host(const FiberGrid& g, const Inputs<MemorySpace>& in, const Options& o,
+                          std::int64_t f, double min_r, std::int64_t ne_padded, FiberScratch& s) {
+  const std::int64_t n = g.n_z, padded = (n + 1 + psi_lanes - 1) / psi_lanes * psi_lanes;
+  const auto size = [](std::int64_t count) { return static_cast<std::size_t>(count); };
+  s.z.resize(size(padded));
+  s.read.resize(size(padded));
+  for (auto* v : {&s.keep, &s.long_on, &s.has_mirror, &s.wave_row}) v->resize(size(n));
+  for (std::int64_t k = 0; k < padded; ++k) s.z[size(k)] = g.z(std::min(k, n));
+  const BufferZ z{s.z.data()};
+  for (std::int64_t k = 0; k < n; ++k) {
+    const PointCoefficients c =
+        point_coefficients(g, z, k, o.suppress_endplate, o.endplate_half_width_mm);
+    s.keep[size(k)] = c.keep;
+    s.long_on[size(k)] = c.long_on;
+    s.has_mirror[size(k)] = c.mirror >= 0;
+    s.wave_row[size(k)] = c.mirror >= 0 ? c.mirror : k;
+  }
+  // The source reads psi(k) only where the long window holds at k or k - 1.
+  for (std::int64_t k = 0; k < padded; ++k) {
+    const std::int64_t kk = std::min(k, n);
+    s.read[size(k)] = (kk < n && s.long_on[size(kk)]) || (kk > 0 && s.long_on[size(kk - 1)]);
+  }
+  const std::int64_t ne = in.electrode_positions.extent(0);
+  const auto& el = in.electrode_positions;
+  const double xf = in.fiber_centers(f, 0), yf = in.fiber_centers(f, 1);
+  s.h.resize(size(n * ne_padded));
+  for (std::int64_t k = 0; k < n; ++k) {
+    double* h = s.h.data() + k * ne_padded;
+    const double zk = s.z[size(k)];
+    // Padding electrodes repeat the last one and store 0: a select, so the loop vectorizes.
+    PORTASIM_SIMD
+    for (std::int64_t e = 0; e < ne_padded; ++e) {
+      const std::int64_t eu = e < ne ? e : ne - 1;
+      const double r = clamp_radius(radial_distance(xf, yf, el(eu, 0), el(eu, 1)), min_r);
+      const double value = elementary_response(zk, r, el(eu, 2), o.sigma_r, o.sigma_z);
+      h[e] = e < ne ? value : 0.0;
+    }
+  }
 }
 
-// S(j, e, f0 + fb) = weight * sum_k source(j, k) H(fb, k, e) for every fiber of the batch: the
-// fiber's source rows (zero outside the source's range, as the device form skips them) go to
-// a buffer, and one host gemm per fiber multiplies them by the fiber's responses.
-template <class ExecutionSpace, class Source, class HView, class Grids, class SView>
-void project_on_host(const ExecutionSpace& exec, const Source& source, const HView& H,
-                     const Grids& grids, const SView& S, std::int64_t f0, std::int64_t nbatch,
-                     bool dz_weighted) {
-  const std::int64_t nt = S.extent(0), ne = S.extent(1), ne_padded = H.extent(2);
-  Kokkos::parallel_for(
-      "portasim::sfap::project",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, nbatch),
-      [=](const std::int64_t fb) {
-        const FiberGrid& g = grids(f0 + fb);
-        const std::int64_t nz = g.n_z;
-        // Per thread, reused from fiber to fiber: a fresh megabyte per fiber cost more in page
-        // faults than the gemm.
-        thread_local std::vector<double> a, c;
-        a.resize(static_cast<std::size_t>(nt * nz));
-        c.resize(static_cast<std::size_t>(nt * ne_padded));
-        const auto rows = source.fiber_rows(g, fb);
-        for (std::int64_t j = 0; j < nt; ++j) {
-          double* row = a.data() + j * nz;
-          std::int64_t lo = 0, hi = -1;
-          source.range(g, j, fb, lo, hi);
-          lo = std::max<std::int64_t>(lo, 0);
-          hi = std::min(hi, nz - 1);
-          if (lo > hi) lo = hi + 1;
-          std::fill(row, row + lo, 0.0);
-          std::fill(row + hi + 1, row + nz, 0.0);
-          if (lo <= hi) source.fill_row(g, rows, j, fb, lo, hi, row);
-        }
-        // Row-major C (nt x ne, leading dimension ne_padded) = A (nt x nz) H_fb (nz x ne) is,
-        // column-major, C^T = H_fb^T A^T: the same memory, the operands swapped.
-        portasim::impl::host_gemm(static_cast<int>(ne), static_cast<int>(nt), static_cast<int>(nz),
-                                  &H(fb, 0, 0), static_cast<int>(ne_padded), a.data(),
-                                  static_cast<int>(nz), c.data(), static_cast<int>(ne_padded));
-        const double weight = dz_weighted ? g.dz_hat : 1.0;
-        for (std::int64_t j = 0; j < nt; ++j)
-          for (std::int64_t e = 0; e < ne; ++e) {
-            const double value = c[static_cast<std::size_t>(j * ne_padded + e)];
-            S(j, e, f0 + fb) = weight == 1.0 ? value : value * weight;
-          }
-      });
+// psi of the fiber at time t into s.psi_row at the points [first, end) that can be non-zero
+// (exactly 0 where it is not read, as the device form), and 0 at first - 1 and end, which the
+// differences also read. Returns end and sets first (first == end: none).
+inline std::int64_t psi_row_on_host(const FiberGrid& g, double t, double d1, FiberScratch& s,
+                                    std::int64_t& first) {
+  const std::int64_t n = g.n_z, padded = static_cast<std::int64_t>(s.z.size());
+  s.psi_row.resize(s.z.size());
+  // Only the points that can be non-zero and read: behind the wave front (x > 0, located by
+  // bisection with a margin of two points for rounding) and on the long side (where the long
+  // window can hold at k or k - 1). The window is widened to whole lanes, so each point keeps
+  // its lane.
+  const std::int64_t kzi = g.n_left - 1;
+  std::int64_t lo = 0, hi = n;
+  if (g.right_longer) {
+    lo = std::max<std::int64_t>(kzi - 1, 0);
+    hi = std::min(points_below(s.z.data(), n + 1, g.zi + g.v * t) + 2, n);
+  } else {
+    lo = std::max<std::int64_t>(points_below(s.z.data(), n + 1, g.zi - g.v * t) - 2, 0);
+    hi = std::min(kzi + 2, n);
+  }
+  first = 0;
+  if (lo > hi) return 0;
+  first = lo / psi_lanes * psi_lanes;
+  const std::int64_t end = std::min(padded, (hi / psi_lanes + 1) * psi_lanes);
+  // The differences read psi at points first - 1 .. end: 0 outside the computed ones.
+  if (first > 0) s.psi_row[static_cast<std::size_t>(first - 1)] = 0.0;
+  if (end < padded) s.psi_row[static_cast<std::size_t>(end)] = 0.0;
+  const double* z = s.z.data();
+  const unsigned char* read = s.read.data();
+  double* row = s.psi_row.data();
+  // Locals, which row[] cannot alias: the branch on right_longer leaves the loop.
+  const bool right_longer = g.right_longer;
+  const double zi = g.zi, v = g.v;
+  PORTASIM_SIMD
+  for (std::int64_t k = first; k < end; ++k) {
+    const double psi_k = psi(right_longer, zi, v, t, z[k], d1);
+    row[k] = read[k] ? psi_k : 0.0;
+  }
+  return end;
 }
 
-// out(j, e, f) = sum_m x'(m) c_f[(j - m) mod N'] with x' the integer-shifted S(., e, f): the
-// device form's sums, m ascending from 0, for delay_block outputs j at once. The kernel is
-// unrolled twice (cc[i] = c[i mod N']) so that c[(j - m) mod N'] = cc[j - m + N'] for every
-// j and m, with no wrap inside the loop.
+// The source of rows [lo, hi] at one time into out[k], from s.psi_row computed at points
+// [first, end): LW where psi can be non-zero (exactly 0 elsewhere), then the current density
+// with LW at k and at the mirror row.
+inline void source_row_on_host(const FiberGrid& fiber, std::int64_t first, std::int64_t end,
+                               std::int64_t lo, std::int64_t hi, FiberScratch& s, double* out) {
+  const FiberGrid g = fiber;  // a copy: out[] cannot alias it, so its fields stay in registers
+  const std::int64_t n = g.n_z;
+  s.wave.assign(static_cast<std::size_t>(n), 0.0);
+  const double* p = s.psi_row.data();
+  double* wave = s.wave.data();
+  PORTASIM_SIMD
+  for (std::int64_t k = std::max<std::int64_t>(first - 1, 0); k < std::min(end, n); ++k)
+    wave[k] = long_wave(g, p[k + 1] - p[k]);
+  const std::int64_t *keep = s.keep.data(), *long_on = s.long_on.data(),
+                     *has_mirror = s.has_mirror.data(), *row = s.wave_row.data();
+  PORTASIM_SIMD
+  for (std::int64_t k = lo; k <= hi; ++k)
+    out[k] = current_density_from_waves(g, keep[k] != 0, long_on[k] != 0, has_mirror[k] != 0,
+                                        wave[k], wave[row[k]]);
+}
+
+// The fiber's source (nt x n_z, row j zero outside rows [lo_j, hi_j]) into s.source, and each
+// row's [lo_j, hi_j] into s.window.
+template <class Times>
+void fiber_source_on_host(const FiberGrid& g, const Times& t, const Options& o, FiberScratch& s) {
+  const std::int64_t nt = t.extent(0), nz = g.n_z;
+  const BufferZ z{s.z.data()};
+  s.source.resize(static_cast<std::size_t>(nt * nz));
+  s.window.resize(static_cast<std::size_t>(2 * nt));
+  for (std::int64_t j = 0; j < nt; ++j) {
+    double* row = s.source.data() + j * nz;
+    std::int64_t lo = 0, hi = nz - 1;
+    if (!o.corrected_source) source_window(g, z, t(j), lo, hi);
+    if (lo > hi) lo = hi + 1;
+    s.window[static_cast<std::size_t>(2 * j)] = lo;
+    s.window[static_cast<std::size_t>(2 * j + 1)] = hi;
+    std::fill(row, row + lo, 0.0);
+    std::fill(row + hi + 1, row + nz, 0.0);
+    if (lo > hi) continue;
+    if (o.corrected_source) {
+      for (std::int64_t k = 0; k < nz; ++k)
+        row[k] = corrected_current_density(g, z, k, t(j), o.d1, o.suppress_endplate,
+                                           o.endplate_half_width_mm);
+    } else {
+      std::int64_t first = 0;
+      const std::int64_t end = psi_row_on_host(g, t(j), o.d1, s, first);
+      source_row_on_host(g, first, end, lo, hi, s, row);
+    }
+  }
+}
+
+// s.product (nt x ne_padded) = s.source (nt x n_z) s.h (n_z x ne_padded) through the host
+// BLAS, a block of times at a time over only the points where the block has a source: the
+// skipped terms are exact zeros.
+inline void project_fiber_on_host(std::int64_t nt, std::int64_t nz, std::int64_t ne_padded,
+                                  FiberScratch& s) {
+  s.product.assign(static_cast<std::size_t>(nt * ne_padded), 0.0);
+  for (std::int64_t j0 = 0; j0 < nt; j0 += gemm_times) {
+    const std::int64_t rows = std::min<std::int64_t>(gemm_times, nt - j0);
+    std::int64_t lo = nz, hi = -1;
+    for (std::int64_t j = j0; j < j0 + rows; ++j) {
+      lo = std::min(lo, s.window[static_cast<std::size_t>(2 * j)]);
+      hi = std::max(hi, s.window[static_cast<std::size_t>(2 * j + 1)]);
+    }
+    if (lo > hi) continue;
+    // Row-major product = source H is, column-major, its transpose = H^T source^T: the same
+    // memory, the operands swapped.
+    portasim::impl::host_gemm(
+        static_cast<int>(ne_padded), static_cast<int>(rows), static_cast<int>(hi - lo + 1),
+        s.h.data() + lo * ne_padded, static_cast<int>(ne_padded), s.source.data() + j0 * nz + lo,
+        static_cast<int>(nz), s.product.data() + j0 * ne_padded, static_cast<int>(ne_padded));
+  }
+}
+
+// The pre-shift SFAPs S(j, e, f) of every fiber (module comment).
+template <class ExecutionSpace>
+void compute_fibers_on_host(
+    const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& in,
+    const Options& o,
+    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& t,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+    double min_r) {
+  const std::int64_t nt = S.extent(0), ne = S.extent(1), nf = S.extent(2);
+  const std::int64_t ne_padded = (ne + electrode_lanes - 1) / electrode_lanes * electrode_lanes;
+  Kokkos::parallel_for("portasim::sfap::fibers",
+                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>,
+                                           Kokkos::IndexType<std::int64_t>>(exec, 0, nf),
+                       [=](const std::int64_t f) {
+                         const FiberGrid& g = grids(f);
+                         FiberScratch& s = fiber_scratch();
+                         fiber_points_on_host(g, in, o, f, min_r, ne_padded, s);
+                         fiber_source_on_host(g, t, o, s);
+                         project_fiber_on_host(nt, g.n_z, ne_padded, s);
+                         const double weight = o.dz_weighted ? g.dz_hat : 1.0;
+                         for (std::int64_t j = 0; j < nt; ++j)
+                           for (std::int64_t e = 0; e < ne; ++e) {
+                             const double value =
+                                 s.product[static_cast<std::size_t>(j * ne_padded + e)];
+                             S(j, e, f) = weight == 1.0 ? value : value * weight;
+                           }
+                       });
+}
+
+// out(j, e, f) = sum_m x'(m) c_f[(j - m) mod N'] with x' the integer-shifted S(., e, f): per
+// fiber one product of the circulant matrix C(j, m) = c_f[(j - m) mod N'] (nt x nt) and the
+// shifted series of all electrodes (nt x ne).
 template <class ExecutionSpace, class SView, class KernelView, class ShiftView, class OutView>
 void apply_delays_on_host(const ExecutionSpace& exec, const SView& S, const KernelView& kernel,
                           const ShiftView& shift, const OutView& out) {
   const std::int64_t nt = S.extent(0), ne = S.extent(1), nf = S.extent(2), np = kernel.extent(1);
   Kokkos::parallel_for(
       "portasim::sfap::delay",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, nf * ne),
-      [=](const std::int64_t i) {
-        const std::int64_t f = i / ne, e = i % ne, n = shift(f);
-        thread_local std::vector<double> x, cc;  // per thread, reused
-        x.resize(static_cast<std::size_t>(nt));
-        cc.resize(static_cast<std::size_t>(2 * np + delay_block));
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, nf),
+      [=](const std::int64_t f) {
+        const std::int64_t n = shift(f);
+        thread_local std::vector<double> x, circulant, y, twice;  // per thread, reused
+        x.resize(static_cast<std::size_t>(nt * ne));
+        y.resize(x.size());
+        circulant.resize(static_cast<std::size_t>(nt * nt));
+        twice.resize(static_cast<std::size_t>(2 * np));  // twice[u] = c_f[u mod N']
         for (std::int64_t m = 0; m < nt; ++m) {
           const std::int64_t src = shifted_source(m, n, nt);
-          x[static_cast<std::size_t>(m)] = src >= 0 ? S(src, e, f) : 0.0;
+          for (std::int64_t e = 0; e < ne; ++e)
+            x[static_cast<std::size_t>(m * ne + e)] = src >= 0 ? S(src, e, f) : 0.0;
         }
-        for (std::int64_t u = 0; u < 2 * np + delay_block; ++u)
-          cc[static_cast<std::size_t>(u)] = kernel(f, u % np);
-        for (std::int64_t j0 = 0; j0 < nt; j0 += delay_block) {
-          double y[delay_block] = {};
-          for (std::int64_t m = 0; m < nt; ++m) {
-            const double xm = x[static_cast<std::size_t>(m)];
-            const double* c = cc.data() + (j0 - m + np);
-            PORTASIM_SIMD
-            for (int w = 0; w < delay_block; ++w) y[w] += xm * c[w];
-          }
-          for (int w = 0; w < delay_block && j0 + w < nt; ++w) out(j0 + w, e, f) = y[w];
+        for (std::int64_t u = 0; u < 2 * np; ++u)
+          twice[static_cast<std::size_t>(u)] = kernel(f, u % np);
+        for (std::int64_t j = 0; j < nt; ++j) {
+          double* row = circulant.data() + j * nt;
+          const double* c = twice.data() + j + np;  // c[-m] = c_f[(j - m) mod N'], m < nt <= N'
+          for (std::int64_t m = 0; m < nt; ++m) row[m] = c[-m];
         }
+        // Row-major y (nt x ne) = C (nt x nt) x (nt x ne), as column-major y^T = x^T C^T.
+        portasim::impl::host_gemm(static_cast<int>(ne), static_cast<int>(nt), static_cast<int>(nt),
+                                  x.data(), static_cast<int>(ne), circulant.data(),
+                                  static_cast<int>(nt), y.data(), static_cast<int>(ne));
+        for (std::int64_t j = 0; j < nt; ++j)
+          for (std::int64_t e = 0; e < ne; ++e)
+            out(j, e, f) = y[static_cast<std::size_t>(j * ne + e)];
       });
 }
 
@@ -193,7 +305,9 @@ void delay_kernels_on_host(const ExecutionSpace& exec, const DelayView& delay_sa
         const DelaySplit delay = split_delay(delay_samples(f), split_integer);
         // (k u) mod N' as doubles (exact: integers below N'), since AVX2 cannot convert
         // 64-bit integers to double in vector registers.
-        std::vector<double> sum_vector(static_cast<std::size_t>(np), 0.0), ku_vector(sum_vector);
+        thread_local std::vector<double> sum_vector, ku_vector;  // per thread, reused
+        sum_vector.assign(static_cast<std::size_t>(np), 0.0);
+        ku_vector.assign(static_cast<std::size_t>(np), 0.0);
         double* sum = sum_vector.data();
         double* ku = ku_vector.data();
         const double n_points = static_cast<double>(np);

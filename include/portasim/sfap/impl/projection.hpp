@@ -1,0 +1,211 @@
+#pragma once
+// The projection of a batch of fibers on a device: S[j, e, f] = sum_k source(j, k) h_e[k], with
+// the source either formed from the batch's psi buffer on the fly (MyoGen's source) or read
+// from a current-density buffer (the corrected source). One team per (fiber, block of
+// electrodes), threads over time, k summed in ascending order (as the reference BLAS does),
+// rows ahead of the wave front skipped (exact zeros). Host spaces run one fiber at a time
+// instead (host_kernels.hpp); the window of rows with a source is shared by both.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+#include "portasim/sfap/physics.hpp"
+
+namespace portasim::sfap::impl {
+
+template <class MemorySpace>
+using Matrix = Kokkos::View<double**, Kokkos::LayoutRight, MemorySpace>;
+
+// Row fb of the batch's extended grids, as z(k).
+template <class MemorySpace>
+struct BatchRowZ {
+  Matrix<MemorySpace> zbuf;
+  std::int64_t fb;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return zbuf(fb, k); }
+};
+
+// Row j of the batch's psi buffer, from column offset q0, as psi(k).
+template <class ExecutionSpace>
+struct PsiRow {
+  Kokkos::View<double**, typename ExecutionSpace::array_layout,
+               typename ExecutionSpace::memory_space>
+      P;
+  std::int64_t j, q0;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return P(j, q0 + k); }
+};
+
+// Number of the points z(0..n-1) (ascending) below `value` (strictly, or <= if `inclusive`).
+template <class ZValues>
+KOKKOS_INLINE_FUNCTION std::int64_t count_below(const ZValues& z, std::int64_t n, double value,
+                                                bool inclusive) {
+  std::int64_t lo = 0, hi = n;  // answer in [lo, hi]
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    const double zm = z(mid);
+    if (zm < value || (inclusive && zm == value)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// The rows [lo, hi] of fiber g (extended grid z(0..n_z)) outside which MyoGen's source is
+// exactly zero at time t: psi vanishes ahead of the wave front (x <= 0), so LW vanishes there
+// and SW at its mirror rows. The front is located by bisection on the grid with a margin of
+// two points, which covers any rounding difference (a few ulps) between this location and
+// psi's own x > 0 test. Skipping exact zeros keeps the sums bit for bit.
+template <class ZValues>
+KOKKOS_INLINE_FUNCTION void source_window(const FiberGrid& g, const ZValues& z, double t,
+                                          std::int64_t& lo, std::int64_t& hi) {
+  const std::int64_t nz = g.n_z, kzi = g.n_left - 1, s = g.mirror_shift;
+  std::int64_t a_lo, a_hi, b_lo, b_hi;
+  if (g.right_longer) {
+    // psi(k) = 0 for k >= kf (z_k at or beyond zi + v t)
+    std::int64_t kf = count_below(z, nz + 1, g.zi + g.v * t, false) + 2;
+    if (kf > nz + 1) kf = nz + 1;
+    a_lo = kzi + 1;  // LW: z_k > zi and k < kf
+    a_hi = kf - 1;
+    b_lo = nz + s - kf;  // SW(k) = LW(m), m = nz - 1 - (k - s) in [a_lo, a_hi]
+    b_hi = nz - 1 + s - a_lo;
+  } else {
+    // psi(k) = 0 for k < kb (z_k at or before zi - v t)
+    std::int64_t kb = count_below(z, nz + 1, g.zi - g.v * t, true) - 2;
+    if (kb < 0) kb = 0;
+    a_lo = kb - 1;  // LW: z_k < zi and k + 1 >= kb
+    a_hi = kzi - 1;
+    b_lo = nz - 1 + s - a_hi;
+    b_hi = nz - 1 + s - a_lo;
+  }
+  lo = nz;
+  hi = -1;
+  if (a_lo <= a_hi) {
+    lo = a_lo;
+    hi = a_hi;
+  }
+  if (b_lo <= b_hi) {
+    lo = b_lo < lo ? b_lo : lo;
+    hi = b_hi > hi ? b_hi : hi;
+  }
+  if (lo < 0) lo = 0;
+  if (hi > nz - 1) hi = nz - 1;
+}
+
+// The source of row k at time j, read from the current-density buffer (corrected source).
+template <class ExecutionSpace>
+struct SourceFromBuffer {
+  Kokkos::View<double**, typename ExecutionSpace::array_layout,
+               typename ExecutionSpace::memory_space>
+      iap;
+  std::int64_t nzmax = 0;
+  KOKKOS_INLINE_FUNCTION double operator()(const FiberGrid&, std::int64_t j, std::int64_t fb,
+                                           std::int64_t k) const {
+    return iap(j, fb * nzmax + k);
+  }
+  KOKKOS_INLINE_FUNCTION void range(const FiberGrid& g, std::int64_t, std::int64_t,
+                                    std::int64_t& lo, std::int64_t& hi) const {
+    lo = 0;
+    hi = g.n_z - 1;
+  }
+};
+
+// The source of row k at time j computed from the psi buffer and the point decisions (MyoGen's
+// source, fused into the projection: no current-density buffer).
+template <class ExecutionSpace>
+struct SourceFromPsi {
+  Kokkos::View<double**, typename ExecutionSpace::array_layout,
+               typename ExecutionSpace::memory_space>
+      P;
+  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> mirror;
+  Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> flags;
+  Matrix<typename ExecutionSpace::memory_space> zbuf;
+  Kokkos::View<const double*, typename ExecutionSpace::memory_space> t;
+  std::int64_t pstride = 0;
+  KOKKOS_INLINE_FUNCTION void range(const FiberGrid& g, std::int64_t j, std::int64_t fb,
+                                    std::int64_t& lo, std::int64_t& hi) const {
+    source_window(g, BatchRowZ<typename ExecutionSpace::memory_space>{zbuf, fb}, t(j), lo, hi);
+  }
+  KOKKOS_INLINE_FUNCTION double operator()(const FiberGrid& g, std::int64_t j, std::int64_t fb,
+                                           std::int64_t k) const {
+    const std::uint8_t fl = flags(fb, k);
+    if (!(fl & 2)) return 0.0;
+    PointCoefficients c;
+    c.long_on = (fl & 1) != 0;
+    c.keep = true;
+    c.mirror = mirror(fb, k);
+    const PsiRow<ExecutionSpace> p{P, j, fb * pstride};
+    return current_density_from_psi(g, p, k, c);
+  }
+};
+
+// Electrodes per projection team: blocks of at most 4 (many small teams fill a device's SMs;
+// with one block of 32 per fiber, a few hundred fibers left most of a GPU idle), evenly filled
+// and rounded up to a power of two (25 -> 7 x 4), so that few kernels are compiled. Padded
+// electrodes have h = 0 and are never stored; the sum over k per electrode does not depend on
+// the width, so results are bit-identical for every width.
+inline int electrode_block(std::int64_t ne) {
+  constexpr std::int64_t max_block = 4;
+  const std::int64_t nblocks = (ne + max_block - 1) / max_block;
+  const std::int64_t per_block = (ne + nblocks - 1) / nblocks;
+  int ec = 1;
+  while (ec < per_block) ec *= 2;
+  return ec;
+}
+
+template <class ExecutionSpace, int EC, class Source>
+void project_batch(
+    const ExecutionSpace& exec, const Source& source,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
+    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+    std::int64_t f0, std::int64_t nbatch, bool dz_weighted) {
+  using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
+  using member = typename team_policy::member_type;
+  const std::int64_t nt = S.extent(0), ne = S.extent(1);
+  const std::int64_t nchunks = (ne + EC - 1) / EC;
+  Kokkos::parallel_for(
+      "portasim::sfap::project",
+      team_policy(exec, static_cast<int>(nbatch * nchunks), Kokkos::AUTO),
+      KOKKOS_LAMBDA(const member& team) {
+        const std::int64_t fb = team.league_rank() / nchunks, chunk = team.league_rank() % nchunks;
+        const std::int64_t f = f0 + fb, e0 = chunk * EC;
+        const FiberGrid& g = grids(f);
+        const double weight = dz_weighted ? g.dz_hat : 1.0;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nt), [&](const std::int64_t j) {
+          double acc[EC];
+          for (int e = 0; e < EC; ++e) acc[e] = 0;
+          std::int64_t k_lo = 0, k_hi = -1;
+          source.range(g, j, fb, k_lo, k_hi);
+          for (std::int64_t k = k_lo; k <= k_hi; ++k) {
+            const double a = source(g, j, fb, k);
+            if (a == 0.0) continue;  // ahead of the wave and in the end-plate zone: adds exactly 0
+            const double* h = &H(fb, k, e0);  // contiguous electrodes of point k
+            for (int e = 0; e < EC; ++e) acc[e] += a * h[e];
+          }
+          for (int e = 0; e < EC; ++e)
+            if (e0 + e < ne) S(j, e0 + e, f) = weight == 1.0 ? acc[e] : acc[e] * weight;
+        });
+      });
+}
+
+template <class ExecutionSpace, class Source>
+void project_dispatch(
+    const ExecutionSpace& exec, int ec, const Source& source,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
+    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+    std::int64_t f0, std::int64_t nbatch, bool dz_weighted) {
+  switch (ec) {
+#define PORTASIM_SFAP_PROJECT_CASE(N)                                                     \
+  case N:                                                                                 \
+    project_batch<ExecutionSpace, N>(exec, source, H, grids, S, f0, nbatch, dz_weighted); \
+    break;
+    PORTASIM_SFAP_PROJECT_CASE(1)
+    PORTASIM_SFAP_PROJECT_CASE(2)
+    default:
+      project_batch<ExecutionSpace, 4>(exec, source, H, grids, S, f0, nbatch, dz_weighted);
+      break;
+#undef PORTASIM_SFAP_PROJECT_CASE
+  }
+}
+
+}  // namespace portasim::sfap::impl
