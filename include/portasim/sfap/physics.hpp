@@ -341,19 +341,23 @@ KOKKOS_INLINE_FUNCTION DelaySplit split_delay(double D, bool split_integer) {
   return {D - whole, static_cast<std::int64_t>(whole)};
 }
 
-// Term k of that sum, given ku = (k u) mod N (the exact phase reduction; an integer, held
-// exactly in a double).
-KOKKOS_FORCEINLINE_FUNCTION double delay_kernel_term(double ku, std::int64_t k, double delay,
-                                                     std::int64_t N) {
-  const double frac = ku - static_cast<double>(k) * delay;
-  return compat::math::cos(2 * pi * frac / static_cast<double>(N));
+// sin(pi x), x first reduced to [-1, 1) exactly (x - 2 floor(x/2 + 1/2)), so that a large x
+// loses nothing to the rounding of pi x.
+KOKKOS_INLINE_FUNCTION double sin_pi(double x) {
+  const double r = x - 2.0 * compat::math::floor(0.5 * x + 0.5);
+  return compat::math::sin(pi * r);
 }
+
+// The sum in closed form (N odd, the Dirichlet kernel): with x = u - delay,
+// c[u] = sin(pi x) / (N sin(pi x / N)), where sin(pi x) = (-1)^(u+1) sin(pi delay) for an
+// integer u; at x = 0 mod N the limit, 1. Two sines instead of (N-1)/2 cosines, and more
+// accurate than the sum (one rounding per factor against one per term).
 KOKKOS_INLINE_FUNCTION double delay_kernel(std::int64_t u, double delay, std::int64_t N) {
-  const std::int64_t K = (N - 1) / 2;
-  double sum = 0;
-  for (std::int64_t k = 1; k <= K; ++k)
-    sum += delay_kernel_term(static_cast<double>((k * u) % N), k, delay, N);
-  return (1.0 + 2.0 * sum) / static_cast<double>(N);
+  const double n = static_cast<double>(N);
+  const double denominator = n * sin_pi((static_cast<double>(u) - delay) / n);
+  if (denominator == 0.0) return 1.0;
+  const double numerator = (u % 2 == 0 ? -1.0 : 1.0) * sin_pi(delay);
+  return numerator / denominator;
 }
 
 }  // namespace portasim::sfap

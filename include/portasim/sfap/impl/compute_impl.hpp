@@ -293,11 +293,6 @@ void delay_kernels(
     const Matrix<typename ExecutionSpace::memory_space>& kernel,
     const Kokkos::View<std::int64_t*, typename ExecutionSpace::memory_space>& shift,
     bool split_integer) {
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                           typename ExecutionSpace::memory_space>::accessible) {
-    delay_kernels_on_host(exec, delay_samples, kernel, shift, split_integer);
-    return;
-  }
   const std::int64_t nf = kernel.extent(0), np = kernel.extent(1);
   Kokkos::parallel_for(
       "portasim::sfap::delay_kernels", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nf * np),

@@ -8,7 +8,7 @@
 //            compiler vectorizes (glibc's vector exp), then the current density from it;
 //   project  the source (times x points) times H through the host BLAS.
 // Then the delays, a circular convolution per fiber, as one product with the circulant
-// matrix, and the delay kernels, all u at once with a vector cos. The physics is
+// matrix. The physics is
 // physics.hpp's, as on the device; results are the device's within rounding, and do not
 // depend on the thread count or on which fibers a run computes (MPI blocks match bit for bit).
 
@@ -281,47 +281,21 @@ void apply_delays_on_host(const ExecutionSpace& exec, const SView& S, const Kern
           const double* c = twice.data() + j + np;  // c[-m] = c_f[(j - m) mod N'], m < nt <= N'
           for (std::int64_t m = 0; m < nt; ++m) row[m] = c[-m];
         }
-        // Row-major y (nt x ne) = C (nt x nt) x (nt x ne), as column-major y^T = x^T C^T.
-        portasim::impl::host_gemm(static_cast<int>(ne), static_cast<int>(nt), static_cast<int>(nt),
-                                  x.data(), static_cast<int>(ne), circulant.data(),
-                                  static_cast<int>(nt), y.data(), static_cast<int>(ne));
+        // Row-major y (nt x ne) = C (nt x nt) x (nt x ne), as column-major y^T = x^T C^T, over
+        // only the rows m of x that the shift fills (the others are exact zeros).
+        const std::int64_t m0 = std::clamp<std::int64_t>(n, 0, nt),
+                           m1 = std::clamp<std::int64_t>(nt + n, 0, nt);
+        if (m0 >= m1) {
+          std::fill(y.begin(), y.end(), 0.0);
+        } else {
+          portasim::impl::host_gemm(static_cast<int>(ne), static_cast<int>(nt),
+                                    static_cast<int>(m1 - m0), x.data() + m0 * ne,
+                                    static_cast<int>(ne), circulant.data() + m0,
+                                    static_cast<int>(nt), y.data(), static_cast<int>(ne));
+        }
         for (std::int64_t j = 0; j < nt; ++j)
           for (std::int64_t e = 0; e < ne; ++e)
             out(j, e, f) = y[static_cast<std::size_t>(j * ne + e)];
-      });
-}
-
-// kernel(f, u) = delay_kernel(u, phi_f, N') and shift(f) (the integer part of the delay when
-// split_integer), for every fiber: the sums over k for all u at once, each in the device
-// form's order (k ascending), with (k u) mod N' kept per u by one addition a step.
-template <class ExecutionSpace, class DelayView, class KernelView, class ShiftView>
-void delay_kernels_on_host(const ExecutionSpace& exec, const DelayView& delay_samples,
-                           const KernelView& kernel, const ShiftView& shift, bool split_integer) {
-  const std::int64_t nf = kernel.extent(0), np = kernel.extent(1);
-  Kokkos::parallel_for(
-      "portasim::sfap::delay_kernels",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, nf),
-      [=](const std::int64_t f) {
-        const DelaySplit delay = split_delay(delay_samples(f), split_integer);
-        // (k u) mod N' as doubles (exact: integers below N'), since AVX2 cannot convert
-        // 64-bit integers to double in vector registers.
-        thread_local std::vector<double> sum_vector, ku_vector;  // per thread, reused
-        sum_vector.assign(static_cast<std::size_t>(np), 0.0);
-        ku_vector.assign(static_cast<std::size_t>(np), 0.0);
-        double* sum = sum_vector.data();
-        double* ku = ku_vector.data();
-        const double n_points = static_cast<double>(np);
-        for (std::int64_t k = 1; k <= (np - 1) / 2; ++k) {
-          PORTASIM_SIMD
-          for (int u = 0; u < static_cast<int>(np); ++u) {       // int: AVX2 converts it to double
-            const double next = ku[u] + static_cast<double>(u);  // from ((k - 1) u) mod N'
-            ku[u] = next >= n_points ? next - n_points : next;
-            sum[u] += delay_kernel_term(ku[u], k, delay.phase, np);
-          }
-        }
-        for (std::int64_t u = 0; u < np; ++u)
-          kernel(f, u) = (1.0 + 2.0 * sum[u]) / static_cast<double>(np);
-        shift(f) = delay.shift;
       });
 }
 
