@@ -10,9 +10,7 @@
 #include "portasim/core/build_info.hpp"
 #include "portasim/core/runtime.hpp"
 
-#ifndef PORTASIM_GIT_HASH
-#define PORTASIM_GIT_HASH ""
-#endif
+#include "portasim_git_hash.hpp"  // generated at build time: PORTASIM_GIT_HASH
 
 int main(int argc, char* argv[]) {
   // Unbound threads, the OpenMP default, stated so that Kokkos 3.4 does not warn about it;

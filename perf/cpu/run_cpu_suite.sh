@@ -28,11 +28,12 @@ program() {  # NAME: the path of a benchmark program under $bin
   [ -n "$found" ] || { echo "no $1 under $bin" >&2; exit 1; }
   echo "$found"
 }
-bench() {  # NAME FILTER OUT.json [ARGS...]: three repetitions, their median summarized
+bench() {  # NAME FILTER OUT.json [ARGS...]: $repetitions runs, their median summarized
   local name=$1 filter=$2 json=$3
   shift 3
   "$(program "$name")" --benchmark_filter="$filter" --benchmark_min_time=0.2 \
-    --benchmark_repetitions=3 --benchmark_out="$json" --benchmark_out_format=json "$@" > /dev/null
+    --benchmark_repetitions="${repetitions:-3}" --benchmark_out="$json" \
+    --benchmark_out_format=json "$@" > /dev/null
 }
 lscpu > "$out/machine.txt"
 for t in "${threads[@]}"; do
@@ -45,11 +46,12 @@ for t in "${threads[@]}"; do
     'reduction/(l2_norm|sum)_float/n:10000000/' "$out/reduce_t$t.json"
   bench portasim_bench_toolkit_linalg 'matmul/blas/.*/n:1024/' "$out/gemm_t$t.json"
   PORTASIM_BENCH_MAX_SIDE=2048 bench portasim_bench_life 'BM_life_engine/.*/side:2048/' "$out/life_t$t.json"
-  bench portasim_bench_sfap 'bench_200x25/with_delays' "$out/sfap_t$t.json"
+  # SFAP and its peer five times each: a run is short and the GPU machine's host is shared.
+  repetitions=5 bench portasim_bench_sfap 'bench_200x25/with_delays' "$out/sfap_t$t.json"
   "$python" perf/cpu/numpy_peers.py --parts hh,l2norm,sum,matmul,life > "$out/numpy_t$t.jsonl"
   if [ -n "${MYOGEN_PEER:-}" ]; then
     reference=${PORTASIM_SFAP_REFERENCE_DIR:-../shared/reference/sfap}/bench_200f_25e_dz0p1.h5
-    "$python" "$MYOGEN_PEER/run_myogen_bench.py" "$reference" --paths numpy --repeat 3 \
+    "$python" "$MYOGEN_PEER/run_myogen_bench.py" "$reference" --paths numpy --repeat 5 \
       > "$out/myogen_t$t.jsonl"
   fi
 done
