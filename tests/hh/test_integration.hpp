@@ -112,6 +112,32 @@ void float_matches_double() {
 }
 TEST(TEST_CATEGORY, hh_float_matches_double) { float_matches_double<TEST_EXECSPACE>(); }
 
+// The accuracy the benchmarks run at: float RK4 at dt = 0.01 ms against float64 RK4 at
+// dt = 0.001 ms, 10 uA/cm^2 for 100 ms, every spike within 0.01 ms. A faster rate or
+// exponential on any backend must keep this.
+template <class Exec>
+void float_rk4_matches_a_fine_double_run() {
+  Config config;
+  config.neurons = 4;
+  config.t_ms = 100.0;
+  config.dt_ms = 0.01;
+  const auto dc = portasim::testing::dc(10.0);
+  const auto coarse = run_hh<float, Exec>(config, StimulusOn<float, Exec>::generate(dc));
+  Config fine = config;
+  fine.dt_ms = 0.001;
+  const auto reference = run_hh<double, Exec>(fine, StimulusOn<double, Exec>::generate(dc));
+  for (std::size_t k = 0; k < reference.v.size(); ++k) {
+    ASSERT_GE(reference.spike_count[k], 5) << "neuron " << k << ": a regular train at 10 uA/cm^2";
+    ASSERT_EQ(coarse.spike_count[k], reference.spike_count[k]) << "neuron " << k;
+    const auto a = coarse.spikes_of(k), b = reference.spikes_of(k);
+    for (std::size_t j = 0; j < a.size(); ++j)
+      EXPECT_NEAR(a[j], b[j], 0.01) << "neuron " << k << " spike " << j;
+  }
+}
+TEST(TEST_CATEGORY, hh_float_rk4_matches_a_fine_double_run) {
+  float_rk4_matches_a_fine_double_run<TEST_EXECSPACE>();
+}
+
 // The integrators converge to the same answer: spike times of Euler, Rush-Larsen and RK45
 // at dt = 0.001 against RK4.
 template <class Exec>
