@@ -237,10 +237,24 @@ void compute_batch(
           iap(j, fb * nzmax + k) =
               k < g.n_z ? corrected_current_density(g, z, k, t(j), d1, suppress, half_width) : 0.0;
         });
-    project_dispatch(exec, ec, SourceFromBuffer<ExecutionSpace>{iap, nzmax}, H, grids, S, f0,
-                     nbatch, o.dz_weighted);
+    project_dispatch(exec, ec, SourceFromBuffer<ExecutionSpace>{iap, nzmax, zbuf, t, false}, H,
+                     grids, S, f0, nbatch, o.dz_weighted);
+  } else if (ne <= ec) {
+    // One block of electrodes: the projection forms the source from psi as it goes, once.
+    project_dispatch(exec, ec, SourceFromPsi<ExecutionSpace>{P, mirror, flags, pstride, zbuf, t}, H,
+                     grids, S, f0, nbatch, o.dz_weighted);
   } else {
-    project_dispatch(exec, ec, SourceFromPsi<ExecutionSpace>{P, mirror, flags, zbuf, t, pstride}, H,
+    // Several blocks: the current density once per (time, point) into the buffer, which every
+    // block reads; formed inside the projection, it was computed again for each block.
+    const SourceFromPsi<ExecutionSpace> from_psi{P, mirror, flags, pstride, zbuf, t};
+    Kokkos::parallel_for(
+        "portasim::sfap::source",
+        md_policy(exec, {0, 0, 0}, {nt, nbatch, nzmax}, {tile_j, tile_f, tile_k}),
+        KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t fb, const std::int64_t k) {
+          const FiberGrid& g = grids(f0 + fb);
+          iap(j, fb * nzmax + k) = k < g.n_z ? from_psi(g, j, fb, k) : 0.0;
+        });
+    project_dispatch(exec, ec, SourceFromBuffer<ExecutionSpace>{iap, nzmax, zbuf, t, true}, H,
                      grids, S, f0, nbatch, o.dz_weighted);
   }
 }
@@ -258,8 +272,12 @@ void compute_in_batches(
   const std::int64_t nt = t.extent(0), ne = S.extent(1), nf = S.extent(2);
   const int ec = electrode_block(ne);
   const std::int64_t ne_padded = (ne + ec - 1) / ec * ec;
+  // The current-density buffer serves the corrected source and several electrode blocks.
+  const bool source_buffer = o.corrected_source || ne > ec;
   const double per_fiber =
-      static_cast<double>(nzmax + 1) * static_cast<double>(nt + ne_padded + 3) * 8.0;
+      (static_cast<double>(nzmax + 1) * static_cast<double>(nt + ne_padded + 3) +
+       (source_buffer ? static_cast<double>(nzmax) * static_cast<double>(nt) : 0.0)) *
+      8.0;
   const double budget =
       o.max_buffer_bytes > 0 ? static_cast<double>(o.max_buffer_bytes) : 2048.0 * (1 << 20);
   std::int64_t nbatch = static_cast<std::int64_t>(budget / per_fiber);
@@ -277,8 +295,8 @@ void compute_in_batches(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_psi"), o.corrected_source ? 0 : nt,
       o.corrected_source ? 0 : nbatch * (nzmax + 1));
   Kokkos::View<double**, typename ExecutionSpace::array_layout, MemorySpace> iap(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_iap"), o.corrected_source ? nt : 0,
-      o.corrected_source ? nbatch * nzmax : 0);
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_iap"), source_buffer ? nt : 0,
+      source_buffer ? nbatch * nzmax : 0);
   for (std::int64_t f0 = 0; f0 < nf; f0 += nbatch) {
     const std::int64_t nb = std::min(nbatch, nf - f0);
     compute_batch(exec, in, o, grids, t, zbuf, mirror, flags, H, P, iap, S, f0, nb, min_r, ec);

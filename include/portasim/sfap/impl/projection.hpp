@@ -1,9 +1,9 @@
 #pragma once
 // The projection of a batch of fibers on a device: S[j, e, f] = sum_k source(j, k) h_e[k], with
-// the source either formed from the batch's psi buffer on the fly (MyoGen's source) or read
-// from a current-density buffer (the corrected source). One team per (fiber, block of
-// electrodes), threads over time, k summed in ascending order (as the reference BLAS does),
-// rows ahead of the wave front skipped (exact zeros). Host spaces run one fiber at a time
+// the source read from a current-density buffer (formed from the batch's psi buffer for
+// MyoGen's source, or the corrected source). One team per (fiber, block of electrodes),
+// threads over time, k summed in ascending order (as the reference BLAS does), rows ahead of
+// the wave front skipped (exact zeros). Host spaces run one fiber at a time
 // instead (host_kernels.hpp); the window of rows with a source is shared by both.
 
 #include <Kokkos_Core.hpp>
@@ -90,26 +90,34 @@ KOKKOS_INLINE_FUNCTION void source_window(const FiberGrid& g, const ZValues& z, 
   if (hi > nz - 1) hi = nz - 1;
 }
 
-// The source of row k at time j, read from the current-density buffer (corrected source).
+// The source of row k at time j, read from the current-density buffer; when `windowed`
+// (MyoGen's source) only the rows of source_window can be non-zero.
 template <class ExecutionSpace>
 struct SourceFromBuffer {
   Kokkos::View<double**, typename ExecutionSpace::array_layout,
                typename ExecutionSpace::memory_space>
       iap;
   std::int64_t nzmax = 0;
+  Matrix<typename ExecutionSpace::memory_space> zbuf;
+  Kokkos::View<const double*, typename ExecutionSpace::memory_space> t;
+  bool windowed = false;
+  static constexpr bool skip_zeros = false;
   KOKKOS_INLINE_FUNCTION double operator()(const FiberGrid&, std::int64_t j, std::int64_t fb,
                                            std::int64_t k) const {
     return iap(j, fb * nzmax + k);
   }
-  KOKKOS_INLINE_FUNCTION void range(const FiberGrid& g, std::int64_t, std::int64_t,
+  KOKKOS_INLINE_FUNCTION void range(const FiberGrid& g, std::int64_t j, std::int64_t fb,
                                     std::int64_t& lo, std::int64_t& hi) const {
-    lo = 0;
-    hi = g.n_z - 1;
+    if (windowed) {
+      source_window(g, BatchRowZ<typename ExecutionSpace::memory_space>{zbuf, fb}, t(j), lo, hi);
+    } else {
+      lo = 0;
+      hi = g.n_z - 1;
+    }
   }
 };
 
-// The source of row k at time j computed from the psi buffer and the point decisions (MyoGen's
-// source, fused into the projection: no current-density buffer).
+// MyoGen's source of row k at time j from the psi buffer and the point decisions.
 template <class ExecutionSpace>
 struct SourceFromPsi {
   Kokkos::View<double**, typename ExecutionSpace::array_layout,
@@ -117,9 +125,10 @@ struct SourceFromPsi {
       P;
   Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> mirror;
   Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> flags;
+  std::int64_t pstride = 0;
   Matrix<typename ExecutionSpace::memory_space> zbuf;
   Kokkos::View<const double*, typename ExecutionSpace::memory_space> t;
-  std::int64_t pstride = 0;
+  static constexpr bool skip_zeros = true;
   KOKKOS_INLINE_FUNCTION void range(const FiberGrid& g, std::int64_t j, std::int64_t fb,
                                     std::int64_t& lo, std::int64_t& hi) const {
     source_window(g, BatchRowZ<typename ExecutionSpace::memory_space>{zbuf, fb}, t(j), lo, hi);
@@ -177,7 +186,10 @@ void project_batch(
           source.range(g, j, fb, k_lo, k_hi);
           for (std::int64_t k = k_lo; k <= k_hi; ++k) {
             const double a = source(g, j, fb, k);
-            if (a == 0.0) continue;  // ahead of the wave and in the end-plate zone: adds exactly 0
+            // Ahead of the wave and in the end-plate zone a is 0 and adds exactly 0: a source
+            // formed here skips the loads and FMAs; one read from a buffer is cheaper to add
+            // than to branch on, which keeps the loads of later k in flight.
+            if (Source::skip_zeros && a == 0.0) continue;
             const double* h = &H(fb, k, e0);  // contiguous electrodes of point k
             for (int e = 0; e < EC; ++e) acc[e] += a * h[e];
           }
