@@ -160,7 +160,8 @@ void compute_batch(
     const Kokkos::View<double**, typename ExecutionSpace::array_layout,
                        typename ExecutionSpace::memory_space>& iap,
     const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
-    std::int64_t f0, std::int64_t nbatch, double min_r, int ec) {
+    const Kokkos::View<double*, typename ExecutionSpace::memory_space>& partial, std::int64_t f0,
+    std::int64_t nbatch, double min_r, int ec) {
   using MemorySpace = typename ExecutionSpace::memory_space;
   const std::int64_t nzmax = zbuf.extent(1) - 1, nt = t.extent(0),
                      ne = in.electrode_positions.extent(0);
@@ -238,11 +239,11 @@ void compute_batch(
               k < g.n_z ? corrected_current_density(g, z, k, t(j), d1, suppress, half_width) : 0.0;
         });
     project_dispatch(exec, ec, SourceFromBuffer<ExecutionSpace>{iap, nzmax, zbuf, t, false}, H,
-                     grids, S, f0, nbatch, o.dz_weighted);
+                     grids, S, partial, f0, nbatch, o.dz_weighted);
   } else if (ne <= ec) {
     // One block of electrodes: the projection forms the source from psi as it goes, once.
     project_dispatch(exec, ec, SourceFromPsi<ExecutionSpace>{P, mirror, flags, pstride, zbuf, t}, H,
-                     grids, S, f0, nbatch, o.dz_weighted);
+                     grids, S, partial, f0, nbatch, o.dz_weighted);
   } else {
     // Several blocks: the current density once per (time, point) into the buffer, which every
     // block reads; formed inside the projection, it was computed again for each block.
@@ -255,7 +256,7 @@ void compute_batch(
           iap(j, fb * nzmax + k) = k < g.n_z ? from_psi(g, j, fb, k) : 0.0;
         });
     project_dispatch(exec, ec, SourceFromBuffer<ExecutionSpace>{iap, nzmax, zbuf, t, true}, H,
-                     grids, S, f0, nbatch, o.dz_weighted);
+                     grids, S, partial, f0, nbatch, o.dz_weighted);
   }
 }
 
@@ -272,11 +273,13 @@ void compute_in_batches(
   const std::int64_t nt = t.extent(0), ne = S.extent(1), nf = S.extent(2);
   const int ec = electrode_block(ne);
   const std::int64_t ne_padded = (ne + ec - 1) / ec * ec;
+  const std::int64_t shares = projection_shares(nzmax);
   // The current-density buffer serves the corrected source and several electrode blocks.
   const bool source_buffer = o.corrected_source || ne > ec;
   const double per_fiber =
       (static_cast<double>(nzmax + 1) * static_cast<double>(nt + ne_padded + 3) +
-       (source_buffer ? static_cast<double>(nzmax) * static_cast<double>(nt) : 0.0)) *
+       (source_buffer ? static_cast<double>(nzmax) * static_cast<double>(nt) : 0.0) +
+       (shares > 1 ? static_cast<double>(shares * nt * ne) : 0.0)) *
       8.0;
   const double budget =
       o.max_buffer_bytes > 0 ? static_cast<double>(o.max_buffer_bytes) : 2048.0 * (1 << 20);
@@ -297,9 +300,13 @@ void compute_in_batches(
   Kokkos::View<double**, typename ExecutionSpace::array_layout, MemorySpace> iap(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_iap"), source_buffer ? nt : 0,
       source_buffer ? nbatch * nzmax : 0);
+  Kokkos::View<double*, MemorySpace> partial(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_partial"),
+      shares > 1 ? shares * nt * ne * nbatch : 0);
   for (std::int64_t f0 = 0; f0 < nf; f0 += nbatch) {
     const std::int64_t nb = std::min(nbatch, nf - f0);
-    compute_batch(exec, in, o, grids, t, zbuf, mirror, flags, H, P, iap, S, f0, nb, min_r, ec);
+    compute_batch(exec, in, o, grids, t, zbuf, mirror, flags, H, P, iap, S, partial, f0, nb, min_r,
+                  ec);
   }
 }
 

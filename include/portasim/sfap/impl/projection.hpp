@@ -160,22 +160,38 @@ inline int electrode_block(std::int64_t ne) {
   return ec;
 }
 
+// Points per team's share of a fiber's sum over k. A team per (fiber, block of electrodes)
+// alone left a whole-muscle batch (a few hundred fibers, one block of 4 electrodes) at a
+// sixth of a GPU's threads, each waiting on its loads. The shares depend only on the point
+// index, so a fiber's sums are the same whatever batch or block of fibers it is in (the
+// MPI runs compare them bit for bit); empty shares add an exact 0.
+inline constexpr std::int64_t projection_share = 512;
+
+inline std::int64_t projection_shares(std::int64_t nzmax) {
+  return (nzmax + projection_share - 1) / projection_share;
+}
+
+// partial(s, j, e, fb) = sum over k in share s of source(j, k) h_e[k], k ascending; then
+// S(j, e, f0 + fb) = weight * (sum over s of the partials, s ascending). With one share the
+// team writes S itself. `partial` holds shares x nt x ne x nbatch values (unused with one).
 template <class ExecutionSpace, int EC, class Source>
 void project_batch(
     const ExecutionSpace& exec, const Source& source,
     const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
     const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
     const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
-    std::int64_t f0, std::int64_t nbatch, bool dz_weighted) {
+    const Kokkos::View<double*, typename ExecutionSpace::memory_space>& partial, std::int64_t f0,
+    std::int64_t nbatch, bool dz_weighted) {
   using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
   using member = typename team_policy::member_type;
   const std::int64_t nt = S.extent(0), ne = S.extent(1);
-  const std::int64_t nchunks = (ne + EC - 1) / EC;
+  const std::int64_t nchunks = (ne + EC - 1) / EC, shares = projection_shares(H.extent(1));
   Kokkos::parallel_for(
       "portasim::sfap::project",
-      team_policy(exec, static_cast<int>(nbatch * nchunks), Kokkos::AUTO),
+      team_policy(exec, static_cast<int>(nbatch * nchunks * shares), Kokkos::AUTO),
       KOKKOS_LAMBDA(const member& team) {
-        const std::int64_t fb = team.league_rank() / nchunks, chunk = team.league_rank() % nchunks;
+        const std::int64_t share = team.league_rank() % shares, block = team.league_rank() / shares;
+        const std::int64_t fb = block / nchunks, chunk = block % nchunks;
         const std::int64_t f = f0 + fb, e0 = chunk * EC;
         const FiberGrid& g = grids(f);
         const double weight = dz_weighted ? g.dz_hat : 1.0;
@@ -184,6 +200,9 @@ void project_batch(
           for (int e = 0; e < EC; ++e) acc[e] = 0;
           std::int64_t k_lo = 0, k_hi = -1;
           source.range(g, j, fb, k_lo, k_hi);
+          const std::int64_t share_lo = share * projection_share;
+          if (k_lo < share_lo) k_lo = share_lo;
+          if (k_hi > share_lo + projection_share - 1) k_hi = share_lo + projection_share - 1;
           for (std::int64_t k = k_lo; k <= k_hi; ++k) {
             const double a = source(g, j, fb, k);
             // Ahead of the wave and in the end-plate zone a is 0 and adds exactly 0: a source
@@ -193,9 +212,23 @@ void project_batch(
             const double* h = &H(fb, k, e0);  // contiguous electrodes of point k
             for (int e = 0; e < EC; ++e) acc[e] += a * h[e];
           }
-          for (int e = 0; e < EC; ++e)
-            if (e0 + e < ne) S(j, e0 + e, f) = weight == 1.0 ? acc[e] : acc[e] * weight;
+          for (int e = 0; e < EC; ++e) {
+            if (e0 + e >= ne) continue;
+            if (shares == 1) S(j, e0 + e, f) = weight == 1.0 ? acc[e] : acc[e] * weight;
+            else partial(((share * nt + j) * ne + e0 + e) * nbatch + fb) = acc[e];
+          }
         });
+      });
+  if (shares == 1) return;
+  Kokkos::parallel_for(
+      "portasim::sfap::project_shares",
+      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nt * ne * nbatch),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t fb = i % nbatch, e = (i / nbatch) % ne, j = i / (nbatch * ne);
+        double sum = 0;
+        for (std::int64_t s = 0; s < shares; ++s) sum += partial(s * nt * ne * nbatch + i);
+        const double weight = dz_weighted ? grids(f0 + fb).dz_hat : 1.0;
+        S(j, e, f0 + fb) = weight == 1.0 ? sum : sum * weight;
       });
 }
 
@@ -205,16 +238,17 @@ void project_dispatch(
     const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
     const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
     const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
-    std::int64_t f0, std::int64_t nbatch, bool dz_weighted) {
+    const Kokkos::View<double*, typename ExecutionSpace::memory_space>& partial, std::int64_t f0,
+    std::int64_t nbatch, bool dz_weighted) {
   switch (ec) {
-#define PORTASIM_SFAP_PROJECT_CASE(N)                                                     \
-  case N:                                                                                 \
-    project_batch<ExecutionSpace, N>(exec, source, H, grids, S, f0, nbatch, dz_weighted); \
+#define PORTASIM_SFAP_PROJECT_CASE(N)                                                              \
+  case N:                                                                                          \
+    project_batch<ExecutionSpace, N>(exec, source, H, grids, S, partial, f0, nbatch, dz_weighted); \
     break;
     PORTASIM_SFAP_PROJECT_CASE(1)
     PORTASIM_SFAP_PROJECT_CASE(2)
     default:
-      project_batch<ExecutionSpace, 4>(exec, source, H, grids, S, f0, nbatch, dz_weighted);
+      project_batch<ExecutionSpace, 4>(exec, source, H, grids, S, partial, f0, nbatch, dz_weighted);
       break;
 #undef PORTASIM_SFAP_PROJECT_CASE
   }
