@@ -164,8 +164,10 @@ inline int electrode_block(std::int64_t ne) {
 // alone left a whole-muscle batch (a few hundred fibers, one block of 4 electrodes) at a
 // sixth of a GPU's threads, each waiting on its loads. The shares depend only on the point
 // index, so a fiber's sums are the same whatever batch or block of fibers it is in (the
-// MPI runs compare them bit for bit); empty shares add an exact 0.
-inline constexpr std::int64_t projection_share = 512;
+// MPI runs compare them bit for bit); empty shares add an exact 0. Fibers of fewer points
+// than a share take one team and no partials buffer, whose allocation and release cost a
+// short case more than the extra threads gained.
+inline constexpr std::int64_t projection_share = 1024;
 
 inline std::int64_t projection_shares(std::int64_t nzmax) {
   return (nzmax + projection_share - 1) / projection_share;
