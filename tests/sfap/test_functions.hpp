@@ -126,6 +126,39 @@ void hr_shift_template_matches() {
   }
 }
 
+// hr_shift_template against the FFT delay's defining sum, c[u] = (1 + 2 sum_k cos(2 pi k
+// (u - d) / N)) / N in long double, for whole and fractional delays of either sign: the
+// closed form (physics.hpp's delay_kernel) must hold where its sines vanish, at whole delays.
+template <class Exec>
+void hr_shift_template_matches_the_sum() {
+  const auto file = portasim::io::H5File::open_read(reference_path(unit_file));
+  for (const char* parity : {"even", "odd"}) {
+    const auto x = file.read<double>(std::string("/hr_shift_template/x_") + parity);
+    const auto n = static_cast<std::int64_t>(x.size());
+    const std::int64_t np = n % 2 == 1 ? n : n + 1;
+    for (const double delay : {1.0, -1.0, 2.0, -2.0, 3.0, 7.0, -40.0, 0.5, -7.25}) {
+      std::vector<long double> c(static_cast<std::size_t>(np));
+      const long double two_pi = 6.283185307179586476925286766559L;
+      for (std::int64_t u = 0; u < np; ++u) {
+        long double sum = 0;
+        for (std::int64_t k = 1; k <= (np - 1) / 2; ++k)
+          sum += std::cos(two_pi * static_cast<long double>(k) *
+                          (static_cast<long double>(u) + delay) / static_cast<long double>(np));
+        c[static_cast<std::size_t>(u)] = (1 + 2 * sum) / static_cast<long double>(np);
+      }
+      std::vector<double> ref(x.size());
+      for (std::int64_t j = 0; j < n; ++j) {
+        long double y = 0;
+        for (std::int64_t m = 0; m < n; ++m)
+          y += x[static_cast<std::size_t>(m)] * c[static_cast<std::size_t>((j - m + np) % np)];
+        ref[static_cast<std::size_t>(j)] = static_cast<double>(y);
+      }
+      const auto y = to_vector(ps::hr_shift_template(Exec(), device_vector<Exec>(x), delay));
+      EXPECT_LE(relative_frobenius(y, ref), 1e-13) << parity << " delay " << delay;
+    }
+  }
+}
+
 // numpy/core/src/umath/loops_utils.h.src, pairwise_sum_@TYPE@ (PW_BLOCKSIZE 128), transcribed.
 inline double numpy_pairwise(const double* a, std::int64_t n) {
   if (n < 8) {
@@ -219,6 +252,11 @@ TEST(TEST_CATEGORY, sfap_shift_padding) {
   SFAP_REQUIRE_REFERENCE(unit_file);
   shift_padding_matches<TEST_EXECSPACE>();
 }
+TEST(TEST_CATEGORY, sfap_hr_shift_template_matches_the_sum) {
+  SFAP_REQUIRE_REFERENCE(unit_file);
+  hr_shift_template_matches_the_sum<TEST_EXECSPACE>();
+}
+
 TEST(TEST_CATEGORY, sfap_hr_shift_template) {
   SFAP_REQUIRE_REFERENCE(unit_file);
   hr_shift_template_matches<TEST_EXECSPACE>();

@@ -342,9 +342,11 @@ KOKKOS_INLINE_FUNCTION DelaySplit split_delay(double D, bool split_integer) {
 }
 
 // sin(pi x), x first reduced to [-1, 1) exactly (x - 2 floor(x/2 + 1/2)), so that a large x
-// loses nothing to the rounding of pi x.
+// loses nothing to the rounding of pi x; exactly 0 at every integer (sin of the rounded pi
+// is 1.2e-16, not 0, and an odd integer reduces to -1).
 KOKKOS_INLINE_FUNCTION double sin_pi(double x) {
   const double r = x - 2.0 * compat::math::floor(0.5 * x + 0.5);
+  if (r == -1.0 || r == 0.0) return 0.0;
   return compat::math::sin(pi * r);
 }
 
