@@ -2,15 +2,16 @@
 // Kernels of sfap::compute and of the single functions. Included by src/sfap/compute.cpp
 // (explicit instantiation per execution space); users include portasim/sfap/compute.hpp.
 //
-// Pipeline per batch of fibers (all on `exec`, no host work per fiber):
+// On a device, per batch of fibers under the buffer budget (all on `exec`):
 //   grid     z of every fiber of the batch (NumPy arange, plus z_last + dz_hat),
 //   points   per-grid-point decisions (windows, mirror row, end-plate) and h for every electrode,
 //   psi      the long-side potential on the extended grid ((N_z + 1) x Nt per fiber, one f each)
-//            in a buffer laid out for the backend (time fastest on a GPU, points on the host),
-//   project  S[j, e, f] = sum_k IAP[k, j] h_e[k] with IAP formed from psi on the fly: one team
-//            per (fiber, block of <= 32 electrodes), threads over time, k summed in ascending
-//            order (as the reference BLAS does), rows ahead of the wave front skipped (exact 0).
+//            in a buffer, time fastest,
+//   project  S[j, e, f] = sum_k IAP[k, j] h_e[k] (projection.hpp): teams per (fiber, block of
+//            <= 4 electrodes, share of the points), the source formed from psi once per
+//            (time, point), k summed in ascending order, rows ahead of the wave skipped.
 // The corrected source (an option) is written to a buffer first and projected the same way.
+// Host spaces compute one fiber per work item instead (host_kernels.hpp).
 // Then, with delays: integer + fractional delay as a real circular convolution with the kernel
 // whose DFT is the spec's phase ramp, and the MUAP (optionally jittered the same way).
 
@@ -20,7 +21,6 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "portasim/core/compat.hpp"
 #include "portasim/core/counter_rng.hpp"

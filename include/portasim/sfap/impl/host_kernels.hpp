@@ -209,8 +209,11 @@ inline void project_fiber_on_host(std::int64_t nt, std::int64_t nz, std::int64_t
     const std::int64_t rows = std::min<std::int64_t>(gemm_times, nt - j0);
     std::int64_t lo = nz, hi = -1;
     for (std::int64_t j = j0; j < j0 + rows; ++j) {
-      lo = std::min(lo, s.window[static_cast<std::size_t>(2 * j)]);
-      hi = std::max(hi, s.window[static_cast<std::size_t>(2 * j + 1)]);
+      const std::int64_t row_lo = s.window[static_cast<std::size_t>(2 * j)],
+                         row_hi = s.window[static_cast<std::size_t>(2 * j + 1)];
+      if (row_lo > row_hi) continue;  // no source at this time
+      lo = std::min(lo, row_lo);
+      hi = std::max(hi, row_hi);
     }
     if (lo > hi) continue;
     // Row-major product = source H is, column-major, its transpose = H^T source^T: the same
@@ -252,9 +255,13 @@ void compute_fibers_on_host(
                        });
 }
 
+// Rows of the circulant matrix per product of the host delay: its memory per thread stays
+// bounded (rows x nt doubles) however long the recording.
+inline constexpr std::int64_t delay_rows = 256;
+
 // out(j, e, f) = sum_m x'(m) c_f[(j - m) mod N'] with x' the integer-shifted S(., e, f): per
-// fiber one product of the circulant matrix C(j, m) = c_f[(j - m) mod N'] (nt x nt) and the
-// shifted series of all electrodes (nt x ne).
+// fiber, products of the circulant matrix C(j, m) = c_f[(j - m) mod N'] (nt x nt, delay_rows
+// rows at a time) and the shifted series of all electrodes (nt x ne).
 template <class ExecutionSpace, class SView, class KernelView, class ShiftView, class OutView>
 void apply_delays_on_host(const ExecutionSpace& exec, const SView& S, const KernelView& kernel,
                           const ShiftView& shift, const OutView& out) {
@@ -266,8 +273,8 @@ void apply_delays_on_host(const ExecutionSpace& exec, const SView& S, const Kern
         const std::int64_t n = shift(f);
         thread_local std::vector<double> x, circulant, y, twice;  // per thread, reused
         x.resize(static_cast<std::size_t>(nt * ne));
-        y.resize(x.size());
-        circulant.resize(static_cast<std::size_t>(nt * nt));
+        y.assign(x.size(), 0.0);
+        circulant.resize(static_cast<std::size_t>(std::min(nt, delay_rows) * nt));
         twice.resize(static_cast<std::size_t>(2 * np));  // twice[u] = c_f[u mod N']
         for (std::int64_t m = 0; m < nt; ++m) {
           const std::int64_t src = shifted_source(m, n, nt);
@@ -276,22 +283,22 @@ void apply_delays_on_host(const ExecutionSpace& exec, const SView& S, const Kern
         }
         for (std::int64_t u = 0; u < 2 * np; ++u)
           twice[static_cast<std::size_t>(u)] = kernel(f, u % np);
-        for (std::int64_t j = 0; j < nt; ++j) {
-          double* row = circulant.data() + j * nt;
-          const double* c = twice.data() + j + np;  // c[-m] = c_f[(j - m) mod N'], m < nt <= N'
-          for (std::int64_t m = 0; m < nt; ++m) row[m] = c[-m];
-        }
-        // Row-major y (nt x ne) = C (nt x nt) x (nt x ne), as column-major y^T = x^T C^T, over
-        // only the rows m of x that the shift fills (the others are exact zeros).
+        // Only the rows m of x that the shift fills (the others are exact zeros).
         const std::int64_t m0 = std::clamp<std::int64_t>(n, 0, nt),
                            m1 = std::clamp<std::int64_t>(nt + n, 0, nt);
-        if (m0 >= m1) {
-          std::fill(y.begin(), y.end(), 0.0);
-        } else {
-          portasim::impl::host_gemm(static_cast<int>(ne), static_cast<int>(nt),
+        for (std::int64_t j0 = 0; j0 < nt && m0 < m1; j0 += delay_rows) {
+          const std::int64_t rows = std::min(delay_rows, nt - j0);
+          for (std::int64_t r = 0; r < rows; ++r) {
+            double* row = circulant.data() + r * nt;
+            const double* c = twice.data() + j0 + r + np;  // c[-m] = c_f[(j - m) mod N']
+            for (std::int64_t m = 0; m < nt; ++m) row[m] = c[-m];
+          }
+          // Row-major y rows j0.. (rows x ne) = C rows (rows x nt) x (nt x ne), as
+          // column-major y^T = x^T C^T.
+          portasim::impl::host_gemm(static_cast<int>(ne), static_cast<int>(rows),
                                     static_cast<int>(m1 - m0), x.data() + m0 * ne,
                                     static_cast<int>(ne), circulant.data() + m0,
-                                    static_cast<int>(nt), y.data(), static_cast<int>(ne));
+                                    static_cast<int>(nt), y.data() + j0 * ne, static_cast<int>(ne));
         }
         for (std::int64_t j = 0; j < nt; ++j)
           for (std::int64_t e = 0; e < ne; ++e)

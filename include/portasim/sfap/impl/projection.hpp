@@ -1,10 +1,11 @@
 #pragma once
 // The projection of a batch of fibers on a device: S[j, e, f] = sum_k source(j, k) h_e[k], with
-// the source read from a current-density buffer (formed from the batch's psi buffer for
-// MyoGen's source, or the corrected source). One team per (fiber, block of electrodes),
-// threads over time, k summed in ascending order (as the reference BLAS does), rows ahead of
-// the wave front skipped (exact zeros). Host spaces run one fiber at a time
-// instead (host_kernels.hpp); the window of rows with a source is shared by both.
+// the source formed from the batch's psi buffer as the projection goes (MyoGen's source, one
+// block of electrodes) or read from a current-density buffer (several blocks, or the corrected
+// source). One team per (fiber, block of electrodes, share of the points), threads over
+// time, k summed in ascending order within a share and the shares' partial sums added in
+// order, rows ahead of the wave front skipped (exact zeros). Host spaces run one fiber at a
+// time instead (host_kernels.hpp); the window of rows with a source is shared by both.
 
 #include <Kokkos_Core.hpp>
 
@@ -147,7 +148,7 @@ struct SourceFromPsi {
 };
 
 // Electrodes per projection team: blocks of at most 4 (many small teams fill a device's SMs;
-// with one block of 32 per fiber, a few hundred fibers left most of a GPU idle), evenly filled
+// one block of 32 per fiber leaves too few teams for a batch of a few hundred), evenly filled
 // and rounded up to a power of two (25 -> 7 x 4), so that few kernels are compiled. Padded
 // electrodes have h = 0 and are never stored; the sum over k per electrode does not depend on
 // the width, so results are bit-identical for every width.
@@ -161,12 +162,12 @@ inline int electrode_block(std::int64_t ne) {
 }
 
 // Points per team's share of a fiber's sum over k. A team per (fiber, block of electrodes)
-// alone left a whole-muscle batch (a few hundred fibers, one block of 4 electrodes) at a
-// sixth of a GPU's threads, each waiting on its loads. The shares depend only on the point
-// index, so a fiber's sums are the same whatever batch or block of fibers it is in (the
-// MPI runs compare them bit for bit); empty shares add an exact 0. Fibers of fewer points
-// than a share take one team and no partials buffer, whose allocation and release cost a
-// short case more than the extra threads gained.
+// alone gives a batch of a few hundred long fibers with one block of electrodes too few
+// threads to hide its loads. The shares depend only on the point index, so a fiber's sums
+// are the same whatever batch or block of fibers it is in (the MPI runs compare them bit for
+// bit); empty shares add an exact 0. A batch whose longest fiber has fewer points than a
+// share takes one team per block and no partials buffer, whose allocation and release cost
+// more than a short fiber's extra teams gain.
 inline constexpr std::int64_t projection_share = 1024;
 
 inline std::int64_t projection_shares(std::int64_t nzmax) {
