@@ -1,6 +1,6 @@
 #pragma once
 // Host vectorization, part of the compat layer: the loop pragma, the vector variants of the
-// math functions, and the one math helper whose host and device forms differ. Kernels whose
+// math functions, and the math helpers whose host and device forms differ. Kernels whose
 // host loops should vectorize include it. Why they are shaped as they are:
 // docs/design/cpu-vectorization.md.
 
@@ -57,20 +57,9 @@ __attribute__((simd("notinbranch"))) double expm1(double) noexcept;
 
 namespace portasim::compat::math {
 
-// expm1(x) where `needed`, else a value the caller must not use. Device code skips the call
-// when it is not needed. Host code always makes it: AVX2 has no masked vector expm1, and a
-// call inside a branch stops GCC from vectorizing the loop around it (above).
-template <class Scalar>
-KOKKOS_FORCEINLINE_FUNCTION Scalar expm1_if(bool needed, Scalar x) {
-#if defined(__CUDA_ARCH__)
-  return needed ? expm1(x) : Scalar(0);
-#else
-  (void)needed;
-  return expm1(x);
-#endif
-}
-
-// exp(x) where `needed`, else a value the caller must not use; as expm1_if.
+// exp(x) where `needed`, else a value the caller must not use. Device code skips the call
+// when it is not needed. Host code always makes it: AVX2 has no masked vector exp, and a call
+// inside a branch stops GCC from vectorizing the loop around it (above).
 template <class Scalar>
 KOKKOS_FORCEINLINE_FUNCTION Scalar exp_if(bool needed, Scalar x) {
 #if defined(__CUDA_ARCH__)
@@ -79,6 +68,29 @@ KOKKOS_FORCEINLINE_FUNCTION Scalar exp_if(bool needed, Scalar x) {
   (void)needed;
   return exp(x);
 #endif
+}
+
+// a / b for a hot path that tolerates a few ulps. On CUDA devices in float, __fdividef: a
+// reciprocal and a multiply, within 2 ulp for 2^-126 <= |b| <= 2^126 (a larger |b| gives 0, the
+// value to within float's range); the IEEE division it replaces is a longer sequence with a slow
+// path. Elsewhere, and in double, the division itself.
+template <class Scalar>
+KOKKOS_FORCEINLINE_FUNCTION Scalar divide_approx(Scalar a, Scalar b) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(Scalar) == sizeof(float)) return __fdividef(a, b);
+#endif
+  return a / b;
+}
+
+// exp(x) for a hot path that tolerates a bounded error. On CUDA devices in float, __expf:
+// one special-function instruction on x log2(e), within 2 + floor(1.173 |x|) ulp (CUDA Math
+// API), results below 2^-126 flushed to zero. Elsewhere, and in double, exp itself.
+template <class Scalar>
+KOKKOS_FORCEINLINE_FUNCTION Scalar exp_approx(Scalar x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(Scalar) == sizeof(float)) return __expf(x);
+#endif
+  return exp(x);
 }
 
 }  // namespace portasim::compat::math
