@@ -1,7 +1,8 @@
 // Game of Life throughput (cells per second) of both engines over grid sizes, and the
 // streaming pipeline writing every generation.
 //   BM_life_engine/{byte,bits}/side: generations on the device only, torus, random grid of
-//     density 0.5 (the spec's targets at 16384^2: byte >= 1e12, bits >= 5e12 cells/s).
+//     density 0.5 (the spec's targets at 16384^2: byte >= 1e12, bits >= 5e12 cells/s);
+//     {byte,bits}_dead: the same with a dead border.
 //   BM_life_run_call/side/generations: one life::run that steps a grid in device memory and
 //     copies the final grid out, recording nothing: what portasim.life.step does with a CuPy
 //     array, timed on the host around the call (the C++ side of perf/python/bench_python.py).
@@ -35,7 +36,8 @@ std::int64_t max_side() {
   return on_host ? 4096 : 32768;
 }
 
-void BM_life_engine(benchmark::State& state, portasim::life::Engine engine) {
+void BM_life_engine(benchmark::State& state, portasim::life::Engine engine,
+                    portasim::life::Boundary boundary) {
   const std::int64_t side = state.range(0);
   Exec exec;
   portasim::life::ByteGrid<memory> grid("grid", side, side);
@@ -47,7 +49,7 @@ void BM_life_engine(benchmark::State& state, portasim::life::Engine engine) {
     for (auto _ : state) {
       timer.start();
       for (int g = 0; g < generations; ++g) {
-        portasim::life::step_bytes(exec, portasim::life::Boundary::torus, grid, other);
+        portasim::life::step_bytes(exec, boundary, grid, other);
         std::swap(grid, other);
       }
       timer.stop();
@@ -59,7 +61,7 @@ void BM_life_engine(benchmark::State& state, portasim::life::Engine engine) {
     for (auto _ : state) {
       timer.start();
       for (int g = 0; g < generations; ++g) {
-        portasim::life::step_bits(exec, portasim::life::Boundary::torus, a, b);
+        portasim::life::step_bits(exec, boundary, a, b);
         std::swap(a, b);
       }
       timer.stop();
@@ -145,10 +147,19 @@ void register_all() {
       ->ArgNames({"side", "generations"})
       ->UseRealTime()
       ->Unit(benchmark::kMicrosecond);
-  for (auto [name, engine] : {std::pair{"BM_life_engine/byte", portasim::life::Engine::bytes},
-                              std::pair{"BM_life_engine/bits", portasim::life::Engine::bits}}) {
+  using portasim::life::Boundary;
+  using portasim::life::Engine;
+  const struct {
+    const char* name;
+    Engine engine;
+    Boundary boundary;
+  } engines[] = {{"BM_life_engine/byte", Engine::bytes, Boundary::torus},
+                 {"BM_life_engine/bits", Engine::bits, Boundary::torus},
+                 {"BM_life_engine/byte_dead", Engine::bytes, Boundary::dead},
+                 {"BM_life_engine/bits_dead", Engine::bits, Boundary::dead}};
+  for (const auto& e : engines) {
     auto* b = benchmark::RegisterBenchmark(
-        name, [engine = engine](benchmark::State& s) { BM_life_engine(s, engine); });
+        e.name, [e](benchmark::State& s) { BM_life_engine(s, e.engine, e.boundary); });
     for (std::int64_t side = 256; side <= max_side(); side *= 2) b->Arg(side);
     b->ArgName("side")->UseManualTime()->Unit(benchmark::kMillisecond);
   }

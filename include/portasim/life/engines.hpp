@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "portasim/core/compat.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/life/grid.hpp"
 #include "portasim/life/rules.hpp"
@@ -81,9 +82,10 @@ struct StepCells {
   }
 };
 
-// Rows per thread in the word engines: a thread walks down a strip of rows of one word
-// column, keeping the three row sums (or rows) it needs in registers, so each input word is
-// loaded about once per strip instead of three times.
+// Rows per thread in the SWAR byte engine: a thread walks down a strip of rows of one word
+// column, keeping the three row sums it needs in registers, so each input word is loaded
+// about once per strip instead of three times. The bit engine does the same with its own
+// strip (bit_strip_rows).
 constexpr std::int64_t strip_rows = 8;
 
 // Word k of row y of a word grid, wrapped on a torus, zero beyond a dead border.
@@ -134,6 +136,11 @@ struct StepByteWords {
   }
 };
 
+// Rows per thread in the bit engine. A thread loads all of its strip's words first, so it has
+// many loads in flight, and resolves the neighbour columns once, not per load.
+// docs/design/life-pipeline.md says why 8.
+constexpr int bit_strip_rows = 8;
+
 template <class InView, class OutView>
 struct StepBits {
   InView in;  // (height, width / 64)
@@ -142,28 +149,50 @@ struct StepBits {
   bool torus;
   std::int64_t first_row, last_row;  // the rows written: strips start at first_row
 
-  struct Row {
-    std::uint64_t left, centre, right;  // the cells at x - 1, x, x + 1 for the 64 x of a word
+  // One row's words around column k: the word to its left, its own and the one to its right.
+  struct Words {
+    std::uint64_t left, centre, right;
   };
-  KOKKOS_INLINE_FUNCTION std::uint64_t word(std::int64_t y, std::int64_t k) const {
-    return word_at(in, y, k, height, words, torus);
+  // The columns beside k, resolved once per thread: wrapped on a torus, absent (read as 0)
+  // beyond a dead border.
+  struct Columns {
+    std::int64_t k, left, right;
+    bool has_left, has_right;
+  };
+
+  KOKKOS_INLINE_FUNCTION Words load(std::int64_t y, const Columns& c) const {
+    if (torus) y = wrap(y, height);
+    else if (y < 0 || y >= height) return {0, 0, 0};
+    return {c.has_left ? in(y, c.left) : std::uint64_t(0), in(y, c.k),
+            c.has_right ? in(y, c.right) : std::uint64_t(0)};
   }
-  KOKKOS_INLINE_FUNCTION Row row(std::int64_t y, std::int64_t k) const {
-    const std::uint64_t w = word(y, k);
-    return {(w << 1) | (word(y, k - 1) >> 63), w, (w >> 1) | (word(y, k + 1) << 63)};
+  // The cells at x - 1 of the 64 x of the word (bit i is column 64 k + i), and at x + 1.
+  KOKKOS_INLINE_FUNCTION static std::uint64_t lefts(const Words& w) {
+    return (w.centre << 1) | (w.left >> 63);
   }
+  KOKKOS_INLINE_FUNCTION static std::uint64_t rights(const Words& w) {
+    return (w.centre >> 1) | (w.right << 63);
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
     std::int64_t strip, k;
     split_index(index, words, strip, k);
-    const std::int64_t y0 = first_row + strip * strip_rows;
-    const std::int64_t y1 = y0 + strip_rows < last_row ? y0 + strip_rows : last_row;
-    Row above = row(y0 - 1, k), here = row(y0, k);
-    for (std::int64_t y = y0; y < y1; ++y) {
-      const Row below = row(y + 1, k);
-      out(y, k) = next_bits(here.centre, above.left, above.centre, above.right, here.left,
-                            here.right, below.left, below.centre, below.right);
-      above = here;
-      here = below;
+    const std::int64_t left = torus ? wrap(k - 1, words) : k - 1;
+    const std::int64_t right = torus ? wrap(k + 1, words) : k + 1;
+    const Columns c{k, left, right, left >= 0, right < words};
+    const std::int64_t y0 = first_row + strip * bit_strip_rows;
+    const int rows =
+        static_cast<int>(y0 + bit_strip_rows < last_row ? bit_strip_rows : last_row - y0);
+    Words w[bit_strip_rows + 2];  // rows y0 - 1 .. y0 + rows; a short strip reads no further
+    PORTASIM_UNROLL
+    for (int i = 0; i < bit_strip_rows + 2; ++i)
+      w[i] = i < rows + 2 ? load(y0 - 1 + i, c) : Words{0, 0, 0};
+    PORTASIM_UNROLL
+    for (int i = 0; i < bit_strip_rows; ++i) {
+      if (i < rows)
+        out(y0 + i, k) =
+            next_bits(w[i + 1].centre, lefts(w[i]), w[i].centre, rights(w[i]), lefts(w[i + 1]),
+                      rights(w[i + 1]), lefts(w[i + 2]), w[i + 2].centre, rights(w[i + 2]));
     }
   }
 };
@@ -206,7 +235,7 @@ void step_bits(const ExecutionSpace& exec, Boundary boundary, const InView& in, 
   const auto [first, last] = rows.within(height, "life::step_bits");
   if (first == last) return;
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
-  const std::int64_t strips = (last - first + impl::strip_rows - 1) / impl::strip_rows;
+  const std::int64_t strips = (last - first + impl::bit_strip_rows - 1) / impl::bit_strip_rows;
   Kokkos::parallel_for("portasim::life::step_bits", policy(exec, 0, strips * words),
                        impl::StepBits<InView, OutView>{in, out, height, words,
                                                        boundary == Boundary::torus, first, last});
