@@ -39,7 +39,8 @@ struct Options {
   double nmj_velocity_0 = 5000.0;  // mm/s, nerve path 0
   double nmj_velocity_1 = 2000.0;  // mm/s, nerve path 1
   // Upper bound of the intermediate source buffers; fibers are processed in batches under it.
-  // 0 = automatic (2 GiB on a device, 64 MiB on the host).
+  // 0 = automatic (2 GiB on a device, 64 MiB on the host). On a device the buffers come from
+  // a pool that keeps them for the next call until Kokkos is finalized.
   std::size_t max_buffer_bytes = 0;
   // Only fibers first_fiber .. first_fiber + fiber_count - 1 of the inputs (fiber_count < 0:
   // to the end), as one MPI rank of a split run computes them: the time axis, the default

@@ -27,6 +27,7 @@
 #include "portasim/core/error.hpp"
 #include "portasim/core/transfers.hpp"
 #include "portasim/sfap/compute.hpp"
+#include "portasim/sfap/impl/batch_pool.hpp"
 #include "portasim/sfap/impl/host_kernels.hpp"
 #include "portasim/sfap/impl/projection.hpp"
 #include "portasim/sfap/physics.hpp"
@@ -285,24 +286,37 @@ void compute_in_batches(
       o.max_buffer_bytes > 0 ? static_cast<double>(o.max_buffer_bytes) : 2048.0 * (1 << 20);
   std::int64_t nbatch = static_cast<std::int64_t>(budget / per_fiber);
   nbatch = std::max<std::int64_t>(1, std::min(nbatch, nf));
-  Matrix<MemorySpace> zbuf(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_z"), nbatch,
-                           nzmax + 1);
-  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemorySpace> mirror(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_mirror"), nbatch, nzmax);
-  Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, MemorySpace> flags(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_flags"), nbatch, nzmax);
-  Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> H(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_h"), nbatch, nzmax,
-      ne_padded);  // (fiber, point, electrode)
-  Kokkos::View<double**, typename ExecutionSpace::array_layout, MemorySpace> P(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_psi"), o.corrected_source ? 0 : nt,
-      o.corrected_source ? 0 : nbatch * (nzmax + 1));
-  Kokkos::View<double**, typename ExecutionSpace::array_layout, MemorySpace> iap(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_iap"), source_buffer ? nt : 0,
-      source_buffer ? nbatch * nzmax : 0);
-  Kokkos::View<double*, MemorySpace> partial(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_partial"),
-      shares > 1 ? shares * nt * ne * nbatch : 0);
+  // The buffers come from the batch pool (batch_pool.hpp): views over its blocks, which go
+  // back in exec's order when the blocks' handles go at the end of this function.
+  using Layout = typename ExecutionSpace::array_layout;
+  auto block = [&](std::int64_t count, std::size_t size) {
+    return BatchPool<ExecutionSpace>::allocate(exec, static_cast<std::size_t>(count) * size);
+  };
+  const std::int64_t psi_rows = o.corrected_source ? 0 : nt;
+  const std::int64_t psi_cols = o.corrected_source ? 0 : nbatch * (nzmax + 1);
+  const std::int64_t iap_rows = source_buffer ? nt : 0,
+                     iap_cols = source_buffer ? nbatch * nzmax : 0;
+  const std::int64_t partials = shares > 1 ? shares * nt * ne * nbatch : 0;
+  const PoolBlock z_block = block(nbatch * (nzmax + 1), sizeof(double)),
+                  mirror_block = block(nbatch * nzmax, sizeof(std::int64_t)),
+                  flags_block = block(nbatch * nzmax, sizeof(std::uint8_t)),
+                  h_block = block(nbatch * nzmax * ne_padded, sizeof(double)),
+                  psi_block = block(psi_rows * psi_cols, sizeof(double)),
+                  iap_block = block(iap_rows * iap_cols, sizeof(double)),
+                  partial_block = block(partials, sizeof(double));
+  const Matrix<MemorySpace> zbuf(static_cast<double*>(z_block.data()), nbatch, nzmax + 1);
+  const Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemorySpace> mirror(
+      static_cast<std::int64_t*>(mirror_block.data()), nbatch, nzmax);
+  const Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, MemorySpace> flags(
+      static_cast<std::uint8_t*>(flags_block.data()), nbatch, nzmax);
+  const Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> H(
+      static_cast<double*>(h_block.data()), nbatch, nzmax, ne_padded);  // (fiber, point, electrode)
+  const Kokkos::View<double**, Layout, MemorySpace> P(static_cast<double*>(psi_block.data()),
+                                                      psi_rows, psi_cols);
+  const Kokkos::View<double**, Layout, MemorySpace> iap(static_cast<double*>(iap_block.data()),
+                                                        iap_rows, iap_cols);
+  const Kokkos::View<double*, MemorySpace> partial(static_cast<double*>(partial_block.data()),
+                                                   partials);
   for (std::int64_t f0 = 0; f0 < nf; f0 += nbatch) {
     const std::int64_t nb = std::min(nbatch, nf - f0);
     compute_batch(exec, in, o, grids, t, zbuf, mirror, flags, H, P, iap, S, partial, f0, nb, min_r,

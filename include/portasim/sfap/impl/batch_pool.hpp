@@ -1,0 +1,51 @@
+#pragma once
+// Where a device's SFAP batch buffers come from: one stream-ordered pool per execution space
+// and process (core/stream_ordered_pool.hpp), which keeps the memory it has held until Kokkos
+// is finalized. Taken from the space's allocator, the buffers (hundreds of MB even for a
+// small case) were allocated and freed on every call, and the free waited for the device;
+// from the pool they are freed in the instance's order and the next call reuses them at once.
+// docs/design/sfap-projection.md, rule 8.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <mutex>
+
+#include "portasim/core/pooled_view.hpp"
+#include "portasim/core/stream_ordered_pool.hpp"
+
+namespace portasim::sfap::impl {
+
+template <class ExecutionSpace>
+class BatchPool {
+ public:
+  // A block of at least `bytes`, freed in `exec`'s order when its last handle goes.
+  static PoolBlock allocate(const ExecutionSpace& exec, std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex());
+    StreamOrderedPool<ExecutionSpace>*& pool = instance();
+    if (pool == nullptr) {
+      pool = new StreamOrderedPool<ExecutionSpace>();
+      // Before Kokkos finalizes its spaces; a later Kokkos::initialize starts afresh.
+      Kokkos::push_finalize_hook([] {
+        std::lock_guard<std::mutex> hook_lock(mutex());
+        delete instance();
+        instance() = nullptr;
+      });
+    }
+    return pool->allocate(exec, bytes);
+  }
+
+ private:
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  // A pointer, not an object: the pool is destroyed by the finalize hook, never by static
+  // destruction after the device is gone.
+  static StreamOrderedPool<ExecutionSpace>*& instance() {
+    static StreamOrderedPool<ExecutionSpace>* pool = nullptr;
+    return pool;
+  }
+};
+
+}  // namespace portasim::sfap::impl
