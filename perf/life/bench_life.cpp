@@ -11,7 +11,7 @@
 //     either dropped on the host (the pipeline's own ceiling: pinned D2H) or written as .npy
 //     chunk files to PORTASIM_BENCH_DIR (default /tmp). Counters: output GB/s and
 //     (compute + copy + write) / wall per run (1 = serial, > 1 = overlapped).
-// PORTASIM_BENCH_MAX_SIDE caps the sides (default 32768 on GPUs, 4096 on CPUs).
+// PORTASIM_BENCH_MAX_SIDE caps the sides (default 65536 on GPUs, 4096 on CPUs).
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -33,7 +33,7 @@ constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory>::
 
 std::int64_t max_side() {
   if (const char* cap = std::getenv("PORTASIM_BENCH_MAX_SIDE")) return std::atoll(cap);
-  return on_host ? 4096 : 32768;
+  return on_host ? 4096 : 65536;
 }
 
 void BM_life_engine(benchmark::State& state, portasim::life::Engine engine,
