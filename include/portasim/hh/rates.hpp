@@ -74,11 +74,11 @@ KOKKOS_FORCEINLINE_FUNCTION Scalar inverse_exprel_series(Scalar u) {
 // exp(-(V+55)/10) and exp(-(V+35)/10) through constant factors, and exp(-(V+65)/80) gives
 // exp(-(V+65)/20) as its fourth power. Near the singular voltages (|u| <= 1/2) a_m and a_n
 // take the series above; elsewhere u / (1 - e^-u) is already accurate to a few ulps.
-// Divisions by constants are multiplies by their reciprocals, and the three divisions left
-// go through divide_approx: on the GPU a division is a long instruction sequence, and these
-// were most of the step's cost. Agrees with long double references to the bounds that
-// tests/hh/test_rates.hpp states. Selects, not branches: on the host, loops over neurons
-// vectorize through it (docs/design/cpu-vectorization.md).
+// No IEEE division on the hot path (on the GPU it is a long instruction sequence with a
+// slow path): divisions by constants are multiplies by their reciprocals, and the three left
+// go through divide_approx (docs/design/hh-kernels.md, rule 3). Agrees with long double
+// references to the bounds that tests/hh/test_rates.hpp states. Selects, not branches: on the host,
+// loops over neurons vectorize through it (docs/design/cpu-vectorization.md).
 template <class Scalar>
 KOKKOS_FORCEINLINE_FUNCTION GateRates<Scalar> gate_rates(Scalar v) {
   namespace m = portasim::compat::math;
