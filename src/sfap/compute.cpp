@@ -13,6 +13,11 @@ Result<typename ExecutionSpace::memory_space> compute(
 }
 
 template <class ExecutionSpace>
+void release_cached_buffers() {
+  impl::BatchPool<ExecutionSpace>::release();
+}
+
+template <class ExecutionSpace>
 Kokkos::View<double*, typename ExecutionSpace::memory_space> tm_current(
     const ExecutionSpace& exec,
     const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& x, double d1) {
@@ -90,7 +95,8 @@ Kokkos::View<double*, typename ExecutionSpace::memory_space> hr_shift_template(
       const SPACE&, const Kokkos::View<const double**, Kokkos::LayoutRight, SPACE::memory_space>&, \
       std::int64_t);                                                                               \
   template Kokkos::View<double*, SPACE::memory_space> hr_shift_template<SPACE>(                    \
-      const SPACE&, const Kokkos::View<const double*, SPACE::memory_space>&, double);
+      const SPACE&, const Kokkos::View<const double*, SPACE::memory_space>&, double);              \
+  template void release_cached_buffers<SPACE>();
 PORTASIM_FOR_EACH_EXECUTION_SPACE(PORTASIM_SFAP_INSTANTIATE_SPACE)
 
 }  // namespace portasim::sfap

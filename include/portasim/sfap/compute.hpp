@@ -56,6 +56,13 @@ Result<typename ExecutionSpace::memory_space> compute(
     const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& inputs,
     const Options& options);
 
+// On a device, compute takes its batch buffers from a pool that keeps them for the next call
+// until Kokkos is finalized (at most Options::max_buffer_bytes, and under PORTASIM_POOL_LIMIT).
+// This gives that memory back to the device now, once the work queued before has run; the
+// next compute allocates afresh. Host spaces keep no such buffers.
+template <class ExecutionSpace>
+void release_cached_buffers();
+
 // ---- The single functions, for unit tests and for users composing their own pipeline ------
 
 // Rosenfalck's f(x) elementwise.

@@ -1,9 +1,10 @@
 #pragma once
 // Where a device's SFAP batch buffers come from: one stream-ordered pool per execution space
-// and process (core/stream_ordered_pool.hpp), which keeps the memory it has held until Kokkos
-// is finalized. Taken from the space's allocator, the buffers (hundreds of MB even for a
-// small case) were allocated and freed on every call, and the free waited for the device;
-// from the pool they are freed in the instance's order and the next call reuses them at once.
+// and process (core/stream_ordered_pool.hpp), which keeps the memory it has held for the next
+// call until Kokkos is finalized or sfap::release_cached_buffers is called. From the space's
+// allocator the buffers were allocated and freed on every call, and the free waited for the
+// device; from the pool they are freed in the instance's order and the next call reuses
+// them at once. PORTASIM_POOL_LIMIT caps the pool, and the batches are sized under its cap.
 // docs/design/sfap-projection.md, rule 8.
 
 #include <Kokkos_Core.hpp>
@@ -22,9 +23,25 @@ class BatchPool {
   // A block of at least `bytes`, freed in `exec`'s order when its last handle goes.
   static PoolBlock allocate(const ExecutionSpace& exec, std::size_t bytes) {
     std::lock_guard<std::mutex> lock(mutex());
-    StreamOrderedPool<ExecutionSpace>*& pool = instance();
-    if (pool == nullptr) {
-      pool = new StreamOrderedPool<ExecutionSpace>();
+    return pool().allocate(exec, bytes);
+  }
+  // The pool's cap in bytes (SIZE_MAX without PORTASIM_POOL_LIMIT).
+  static std::size_t limit_bytes() {
+    std::lock_guard<std::mutex> lock(mutex());
+    return pool().limit_bytes();
+  }
+  // Gives the memory the pool keeps back to the device, once queued frees have run.
+  static void release() {
+    std::lock_guard<std::mutex> lock(mutex());
+    if (instance() != nullptr) instance()->free_all_blocks();
+  }
+
+ private:
+  // Under the mutex.
+  static StreamOrderedPool<ExecutionSpace>& pool() {
+    StreamOrderedPool<ExecutionSpace>*& created = instance();
+    if (created == nullptr) {
+      created = new StreamOrderedPool<ExecutionSpace>();
       // Before Kokkos finalizes its spaces; a later Kokkos::initialize starts afresh.
       Kokkos::push_finalize_hook([] {
         std::lock_guard<std::mutex> hook_lock(mutex());
@@ -32,10 +49,8 @@ class BatchPool {
         instance() = nullptr;
       });
     }
-    return pool->allocate(exec, bytes);
+    return *created;
   }
-
- private:
   static std::mutex& mutex() {
     static std::mutex m;
     return m;

@@ -282,8 +282,10 @@ void compute_in_batches(
        (source_buffer ? static_cast<double>(nzmax) * static_cast<double>(nt) : 0.0) +
        (shares > 1 ? static_cast<double>(shares * nt * ne) : 0.0)) *
       8.0;
-  const double budget =
-      o.max_buffer_bytes > 0 ? static_cast<double>(o.max_buffer_bytes) : 2048.0 * (1 << 20);
+  // The buffers come from the batch pool, so its cap (PORTASIM_POOL_LIMIT) bounds them too.
+  const double budget = std::min(
+      o.max_buffer_bytes > 0 ? static_cast<double>(o.max_buffer_bytes) : 2048.0 * (1 << 20),
+      static_cast<double>(BatchPool<ExecutionSpace>::limit_bytes()));
   std::int64_t nbatch = static_cast<std::int64_t>(budget / per_fiber);
   nbatch = std::max<std::int64_t>(1, std::min(nbatch, nf));
   // The buffers come from the batch pool (batch_pool.hpp): views over its blocks, which go
