@@ -8,10 +8,14 @@ namespace test_large_ranges {
 
 // A range policy of more than 2^32 iterations runs each of them once and ends. Kokkos 3.4's
 // CUDA backend needs patch 0007 for it (docs/design/kokkos-patches.md): without it the
-// parallel_for below never returns. The work is a store per iteration into a small view and
+// parallel_for below repeats its first iterations for a very long time and never reaches the
+// last ones. Host backends have no launch shape to wrap, and 2^33 iterations cost them
+// seconds, so they skip it. The work is a store per iteration into a small view and
 // a count, so the test allocates nothing large.
 template <class Exec>
 void range_policy_past_2_to_the_32_completes() {
+  if (Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible)
+    GTEST_SKIP() << "host backends loop over the range in its index type: nothing to wrap";
   using policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
   constexpr std::int64_t tail = 128;
   const std::int64_t n = (std::int64_t(1) << 32) + 1000;
