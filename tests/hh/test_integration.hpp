@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "hh/hh_test_support.hpp"
@@ -97,18 +98,26 @@ TEST(TEST_CATEGORY, hh_backend_agrees_with_serial_rk45_double) {
   backend_agrees_with_serial<double, TEST_EXECSPACE>(Integrator::rk45, 0.0);
 }
 
+// Two runs of the same neurons: equal spike counts, and each spike time within `tolerance` ms.
+// `what` names the comparison in failure messages.
+template <class RunA, class RunB>
+void expect_same_spikes(const RunA& a, const RunB& b, double tolerance,
+                        const std::string& what = "") {
+  for (std::size_t k = 0; k < b.v.size(); ++k) {
+    ASSERT_EQ(a.spike_count[k], b.spike_count[k]) << what << " neuron " << k;
+    const auto times_a = a.spikes_of(k), times_b = b.spikes_of(k);
+    for (std::size_t j = 0; j < times_a.size(); ++j)
+      EXPECT_NEAR(times_a[j], times_b[j], tolerance) << what << " neuron " << k << " spike " << j;
+  }
+}
+
 // float vs double: same spike counts on the standard sweep, spike times within 0.01 ms.
 template <class Exec>
 void float_matches_double() {
   const Config config = sweep_config();
   const auto f = run_hh<float, Exec>(config, StimulusOn<float, Exec>::generate(sweep_stimulus()));
   const auto d = run_hh<double, Exec>(config, StimulusOn<double, Exec>::generate(sweep_stimulus()));
-  for (std::size_t k = 0; k < d.v.size(); ++k) {
-    ASSERT_EQ(f.spike_count[k], d.spike_count[k]) << "neuron " << k;
-    const auto a = f.spikes_of(k), b = d.spikes_of(k);
-    for (std::size_t j = 0; j < a.size(); ++j)
-      EXPECT_NEAR(a[j], b[j], 0.01) << "neuron " << k << " spike " << j;
-  }
+  expect_same_spikes(f, d, 0.01);
 }
 TEST(TEST_CATEGORY, hh_float_matches_double) { float_matches_double<TEST_EXECSPACE>(); }
 
@@ -126,13 +135,9 @@ void float_rk4_matches_a_fine_double_run() {
   Config fine = config;
   fine.dt_ms = 0.001;
   const auto reference = run_hh<double, Exec>(fine, StimulusOn<double, Exec>::generate(dc));
-  for (std::size_t k = 0; k < reference.v.size(); ++k) {
+  for (std::size_t k = 0; k < reference.v.size(); ++k)
     ASSERT_GE(reference.spike_count[k], 5) << "neuron " << k << ": a regular train at 10 uA/cm^2";
-    ASSERT_EQ(coarse.spike_count[k], reference.spike_count[k]) << "neuron " << k;
-    const auto a = coarse.spikes_of(k), b = reference.spikes_of(k);
-    for (std::size_t j = 0; j < a.size(); ++j)
-      EXPECT_NEAR(a[j], b[j], 0.01) << "neuron " << k << " spike " << j;
-  }
+  expect_same_spikes(coarse, reference, 0.01);
 }
 TEST(TEST_CATEGORY, hh_float_rk4_matches_a_fine_double_run) {
   float_rk4_matches_a_fine_double_run<TEST_EXECSPACE>();
@@ -149,14 +154,8 @@ void integrators_agree_at_small_dt() {
   const auto rk4 = run_hh<double, Exec>(config, stimulus);
   for (Integrator other : {Integrator::euler, Integrator::rush_larsen, Integrator::rk45}) {
     config.integrator = other;
-    const auto r = run_hh<double, Exec>(config, stimulus);
-    for (std::size_t k = 0; k < rk4.v.size(); ++k) {
-      ASSERT_EQ(r.spike_count[k], rk4.spike_count[k])
-          << portasim::hh::to_string(other) << " neuron " << k;
-      const auto a = r.spikes_of(k), b = rk4.spikes_of(k);
-      for (std::size_t j = 0; j < a.size(); ++j)
-        EXPECT_NEAR(a[j], b[j], 0.05) << portasim::hh::to_string(other);
-    }
+    expect_same_spikes(run_hh<double, Exec>(config, stimulus), rk4, 0.05,
+                       portasim::hh::to_string(other));
   }
 }
 TEST(TEST_CATEGORY, hh_integrators_agree_at_small_dt) {
@@ -177,14 +176,11 @@ void rk45_adapts_on_a_coarse_grid() {
   coarse.integrator = Integrator::rk45;
   coarse.relative_tolerance = coarse.absolute_tolerance = 1e-8;
   const auto adaptive = run_hh<double, Exec>(coarse, stimulus);
-  for (std::size_t k = 0; k < reference.v.size(); ++k) {
-    ASSERT_EQ(adaptive.spike_count[k], reference.spike_count[k]) << "neuron " << k;
-    const auto a = adaptive.spikes_of(k), b = reference.spikes_of(k);
-    // Spike times interpolate linearly between 0.1 ms samples: that, not the integration,
-    // bounds their agreement.
-    for (std::size_t j = 0; j < a.size(); ++j) EXPECT_NEAR(a[j], b[j], 0.02) << "neuron " << k;
+  // Spike times interpolate linearly between 0.1 ms samples: that, not the integration,
+  // bounds their agreement.
+  expect_same_spikes(adaptive, reference, 0.02);
+  for (std::size_t k = 0; k < reference.v.size(); ++k)
     EXPECT_NEAR(adaptive.v[k], reference.v[k], 1e-3) << "neuron " << k;
-  }
 }
 TEST(TEST_CATEGORY, hh_rk45_adapts_on_a_coarse_grid) {
   rk45_adapts_on_a_coarse_grid<TEST_EXECSPACE>();
