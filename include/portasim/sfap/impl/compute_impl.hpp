@@ -241,7 +241,7 @@ void compute_batch(
         });
     project_dispatch(exec, ec, SourceFromBuffer<ExecutionSpace>{iap, nzmax, zbuf, t, false}, H,
                      grids, S, partial, f0, nbatch, o.dz_weighted);
-  } else if (ne <= ec) {
+  } else if (!source_in_buffer(corrected, ne, ec)) {
     // One block of electrodes: the projection forms the source from psi as it goes, once.
     project_dispatch(exec, ec, SourceFromPsi<ExecutionSpace>{P, mirror, flags, pstride, zbuf, t}, H,
                      grids, S, partial, f0, nbatch, o.dz_weighted);
@@ -276,7 +276,7 @@ void compute_in_batches(
   const std::int64_t ne_padded = (ne + ec - 1) / ec * ec;
   const std::int64_t shares = projection_shares(nzmax);
   // The current-density buffer serves the corrected source and several electrode blocks.
-  const bool source_buffer = o.corrected_source || ne > ec;
+  const bool source_buffer = source_in_buffer(o.corrected_source, ne, ec);
   const double per_fiber =
       (static_cast<double>(nzmax + 1) * static_cast<double>(nt + ne_padded + 3) +
        (source_buffer ? static_cast<double>(nzmax) * static_cast<double>(nt) : 0.0) +

@@ -276,22 +276,23 @@ void apply_delays_on_host(const ExecutionSpace& exec, const SView& S, const Kern
         y.assign(x.size(), 0.0);
         circulant.resize(static_cast<std::size_t>(std::min(nt, delay_rows) * nt));
         twice.resize(static_cast<std::size_t>(2 * np));  // twice[u] = c_f[u mod N']
-        for (std::int64_t m = 0; m < nt; ++m) {
+        // Only the rows m of x that the shift fills (the others are exact zeros): the gemm
+        // reads x and the circulant's columns in [m0, m1) alone.
+        const std::int64_t m0 = std::clamp<std::int64_t>(n, 0, nt),
+                           m1 = std::clamp<std::int64_t>(nt + n, 0, nt);
+        for (std::int64_t m = m0; m < m1; ++m) {
           const std::int64_t src = shifted_source(m, n, nt);
           for (std::int64_t e = 0; e < ne; ++e)
             x[static_cast<std::size_t>(m * ne + e)] = src >= 0 ? S(src, e, f) : 0.0;
         }
         for (std::int64_t u = 0; u < 2 * np; ++u)
           twice[static_cast<std::size_t>(u)] = kernel(f, u % np);
-        // Only the rows m of x that the shift fills (the others are exact zeros).
-        const std::int64_t m0 = std::clamp<std::int64_t>(n, 0, nt),
-                           m1 = std::clamp<std::int64_t>(nt + n, 0, nt);
         for (std::int64_t j0 = 0; j0 < nt && m0 < m1; j0 += delay_rows) {
           const std::int64_t rows = std::min(delay_rows, nt - j0);
           for (std::int64_t r = 0; r < rows; ++r) {
             double* row = circulant.data() + r * nt;
             const double* c = twice.data() + j0 + r + np;  // c[-m] = c_f[(j - m) mod N']
-            for (std::int64_t m = 0; m < nt; ++m) row[m] = c[-m];
+            for (std::int64_t m = m0; m < m1; ++m) row[m] = c[-m];
           }
           // Row-major y rows j0.. (rows x ne) = C rows (rows x nt) x (nt x ne), as
           // column-major y^T = x^T C^T.

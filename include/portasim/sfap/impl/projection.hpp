@@ -166,9 +166,15 @@ inline int electrode_block(std::int64_t ne) {
 // threads to hide its loads. The shares depend only on the point index, so a fiber's sums
 // are the same whatever batch or block of fibers it is in (the MPI runs compare them bit for
 // bit); empty shares add an exact 0. A batch whose longest fiber has fewer points than a
-// share takes one team per block and no partials buffer, whose allocation and release cost
-// more than a short fiber's extra teams gain.
+// share takes one team per block, which writes S itself: no partials and no second pass.
 inline constexpr std::int64_t projection_share = 1024;
+
+// Whether a batch's source goes through the current-density buffer: always for the corrected
+// source, and for MyoGen's when there are several blocks of electrodes, each of which would
+// otherwise form it again. One block forms it from psi inside the projection.
+inline bool source_in_buffer(bool corrected_source, std::int64_t ne, int electrodes_per_block) {
+  return corrected_source || ne > electrodes_per_block;
+}
 
 inline std::int64_t projection_shares(std::int64_t nzmax) {
   return (nzmax + projection_share - 1) / projection_share;
