@@ -6,21 +6,31 @@
 //   BM_life_run_call/side/generations: one life::run that steps a grid in device memory and
 //     copies the final grid out, recording nothing: what portasim.life.step does with a CuPy
 //     array, timed on the host around the call (the C++ side of perf/python/bench_python.py).
-//   BM_life_pipeline/{discard,npy}/side: 200 generations, chunks of 10 (the CuPy peer's
-//     pipeline case), every generation handed over through pinned memory,
-//     either dropped on the host (the pipeline's own ceiling: pinned D2H) or written as .npy
-//     chunk files to PORTASIM_BENCH_DIR (default /tmp). Counters: output GB/s and
+//   BM_life_pipeline/{discard,npy,npy_synced}/side: 200 generations, chunks of 10 (the CuPy
+//     peer's pipeline case), every generation handed over through pinned memory, either
+//     dropped on the host or written as .npy chunk files to PORTASIM_BENCH_DIR (default
+//     /tmp); npy_synced also flushes the files to the disk before the clock stops, as the
+//     `dd conv=fsync` probe of perf/run_gpu_suite.sh does. Counters: output GB/s and
 //     (compute + copy + write) / wall per run (1 = serial, > 1 = overlapped).
+//   BM_life_pipeline/pinned_d2h/side: the same bytes copied to pinned memory alone, the
+//     ceiling of the discard variant, measured in the same run.
 // PORTASIM_BENCH_MAX_SIDE caps the sides (default 65536 on GPUs, 4096 on CPUs).
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "portasim/core/event_timer.hpp"
+#include "portasim/core/memory_spaces.hpp"
 #include "portasim/life/engines.hpp"
 #include "portasim/life/outputs.hpp"
 #include "portasim/life/simulation.hpp"
@@ -78,47 +88,107 @@ class Discard : public portasim::life::ChunkSink {
   std::uint64_t checksum = 0;
 };
 
-void BM_life_pipeline(benchmark::State& state, bool to_disk) {
-  const std::int64_t side = state.range(0);
-  Exec exec;
+enum class Output { discard, npy, npy_synced };
+
+std::vector<std::filesystem::path> bench_chunk_files(const std::string& base) {
+  std::vector<std::filesystem::path> files;
+  const std::string stem = std::filesystem::path(base).filename().string() + "_";
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path(base).parent_path()))
+    if (entry.path().filename().string().rfind(stem, 0) == 0) files.push_back(entry.path());
+  return files;
+}
+
+// Flushes the chunk files and their folder to the disk, as `dd conv=fsync` does at its end.
+void sync_to_disk(const std::string& base) {
+  std::vector<std::filesystem::path> paths = bench_chunk_files(base);
+  paths.push_back(std::filesystem::path(base).parent_path());
+  for (const auto& path : paths) {
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0 || ::fsync(fd) != 0) throw std::runtime_error("cannot sync " + path.string());
+    ::close(fd);
+  }
+}
+
+// The pipeline's case: density 0.3, 200 generations, chunks of 10.
+portasim::life::Config pipeline_config(std::int64_t side) {
   portasim::life::Config config;
   config.width = config.height = side;
-  // The CuPy peer's pipeline case: density 0.3, 200 generations, chunks of 10.
   config.steps = 200;
   config.chunk_size = 10;
   config.engine = side % 64 == 0 ? portasim::life::Engine::bits : portasim::life::Engine::bytes;
+  return config;
+}
+
+void set_output_counters(benchmark::State& state, const portasim::life::Config& config) {
+  const double cells = static_cast<double>(config.width * config.height);
+  state.counters["output_GB_per_s"] =
+      benchmark::Counter(cells * static_cast<double>(config.steps + 1) / 1e9,
+                         benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["cells_per_s"] = benchmark::Counter(cells * static_cast<double>(config.steps),
+                                                     benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_life_pipeline(benchmark::State& state, Output output) {
+  const std::int64_t side = state.range(0);
+  Exec exec;
+  const portasim::life::Config config = pipeline_config(side);
   portasim::life::ByteGrid<memory> grid("grid", side, side);
   portasim::life::fill_random(exec, grid, 0.3, 1);
   const char* dir = std::getenv("PORTASIM_BENCH_DIR");
   const std::string base = std::string(dir ? dir : "/tmp") + "/portasim_bench_life";
-  double overlap = 0, compute = 0, copy = 0, write = 0;
+  double overlap = 0, compute = 0, copy = 0, write = 0, sync = 0;
   for (auto _ : state) {
+    // Dirty pages of an earlier run would be flushed in this one's time.
+    if (output == Output::npy_synced) ::sync();
     Discard discard;
     portasim::life::NpyChunkFiles files(base);
     portasim::life::ChunkSink* sink =
-        to_disk ? static_cast<portasim::life::ChunkSink*>(&files) : &discard;
+        output == Output::discard ? static_cast<portasim::life::ChunkSink*>(&discard) : &files;
     const auto stats = portasim::life::run(exec, config, grid, 0, sink);
-    state.SetIterationTime(stats.seconds);
+    const auto began = std::chrono::steady_clock::now();
+    if (output == Output::npy_synced) sync_to_disk(base);
+    sync = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    state.SetIterationTime(stats.seconds + sync);
     overlap = stats.overlap_ratio();
     compute = stats.compute_seconds;
     copy = stats.copy_seconds;
     write = stats.write_seconds;
   }
-  if (to_disk)
-    for (const auto& entry :
-         std::filesystem::directory_iterator(std::filesystem::path(base).parent_path()))
-      if (entry.path().filename().string().rfind("portasim_bench_life_", 0) == 0)
-        std::filesystem::remove(entry.path());
-  const double bytes = static_cast<double>(side * side) * (config.steps + 1);
-  state.counters["output_GB_per_s"] =
-      benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["cells_per_s"] =
-      benchmark::Counter(static_cast<double>(side * side) * config.steps,
-                         benchmark::Counter::kIsIterationInvariantRate);
+  if (output != Output::discard)
+    for (const auto& path : bench_chunk_files(base)) std::filesystem::remove(path);
+  set_output_counters(state, config);
   state.counters["overlap_ratio"] = overlap;
   state.counters["compute_s"] = compute;
   state.counters["copy_s"] = copy;
   state.counters["write_s"] = write;
+  state.counters["sync_s"] = sync;
+}
+
+// The pipeline's ceiling in the same run: its bytes (generation 0, then chunks of 10
+// generations) copied from device memory to pinned host memory back to back, with nothing
+// computed in between.
+void BM_life_pinned_d2h(benchmark::State& state) {
+  const std::int64_t side = state.range(0);
+  Exec exec;
+  const portasim::life::Config config = pipeline_config(side);
+  const std::int64_t grid_bytes = side * side, chunk_bytes = config.chunk_size * grid_bytes;
+  Kokkos::View<std::uint8_t*, memory> device("device", chunk_bytes);
+  Kokkos::View<std::uint8_t*, portasim::PinnedHostSpace<Exec>> host(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "host"), chunk_bytes);
+  const auto copy = [&](std::int64_t bytes) {
+    const auto range = Kokkos::make_pair(std::int64_t(0), bytes);
+    Kokkos::deep_copy(exec, Kokkos::subview(host, range), Kokkos::subview(device, range));
+  };
+  portasim::EventTimer<Exec> timer(exec);
+  for (auto _ : state) {
+    timer.start();
+    copy(grid_bytes);
+    for (std::int64_t g = 0; g < config.steps; g += config.chunk_size) copy(chunk_bytes);
+    timer.stop();
+    state.SetIterationTime(timer.elapsed_ms() * 1e-3);
+  }
+  set_output_counters(state, config);
 }
 
 void BM_life_run_call(benchmark::State& state) {
@@ -163,14 +233,21 @@ void register_all() {
     for (std::int64_t side = 256; side <= max_side(); side *= 2) b->Arg(side);
     b->ArgName("side")->UseManualTime()->Unit(benchmark::kMillisecond);
   }
-  for (auto [name, disk] :
-       {std::pair{"BM_life_pipeline/discard", false}, std::pair{"BM_life_pipeline/npy", true}}) {
+  const std::pair<const char*, Output> outputs[] = {
+      {"BM_life_pipeline/discard", Output::discard},
+      {"BM_life_pipeline/npy", Output::npy},
+      {"BM_life_pipeline/npy_synced", Output::npy_synced}};
+  for (const auto& [name, output] : outputs) {
     auto* b = benchmark::RegisterBenchmark(
-        name, [disk = disk](benchmark::State& s) { BM_life_pipeline(s, disk); });
+        name, [output = output](benchmark::State& s) { BM_life_pipeline(s, output); });
     for (std::int64_t side = 1024; side <= std::min<std::int64_t>(max_side(), 4096); side *= 2)
       b->Arg(side);
     b->ArgName("side")->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
   }
+  auto* d2h = benchmark::RegisterBenchmark("BM_life_pipeline/pinned_d2h", BM_life_pinned_d2h);
+  for (std::int64_t side = 1024; side <= std::min<std::int64_t>(max_side(), 4096); side *= 2)
+    d2h->Arg(side);
+  d2h->ArgName("side")->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
 }
 
 const bool registered = (register_all(), true);

@@ -13,7 +13,9 @@
 
 #include "portasim/core/compat.hpp"
 #include "portasim/core/error.hpp"
+#include "portasim/life/bit_packing.hpp"
 #include "portasim/life/grid.hpp"
+#include "portasim/life/impl/grid_index.hpp"
 #include "portasim/life/rules.hpp"
 
 namespace portasim::life {
@@ -38,24 +40,6 @@ struct RowRange {
 };
 
 namespace impl {
-
-KOKKOS_INLINE_FUNCTION std::int64_t wrap(std::int64_t i, std::int64_t n) {
-  return i < 0 ? i + n : (i >= n ? i - n : i);
-}
-
-// (row, column) of a flat index; 32-bit division when it fits, which GPUs do several times
-// faster than 64-bit division.
-KOKKOS_INLINE_FUNCTION void split_index(std::int64_t index, std::int64_t columns, std::int64_t& row,
-                                        std::int64_t& column) {
-  if (index < (std::int64_t(1) << 32) && columns < (std::int64_t(1) << 32)) {
-    const std::uint32_t r = static_cast<std::uint32_t>(index) / static_cast<std::uint32_t>(columns);
-    row = r;
-    column = index - static_cast<std::int64_t>(r) * columns;
-  } else {
-    row = index / columns;
-    column = index % columns;
-  }
-}
 
 // One cell per thread, any shape.
 template <class InView, class OutView>
@@ -239,33 +223,6 @@ void step_bits(const ExecutionSpace& exec, Boundary boundary, const InView& in, 
   Kokkos::parallel_for("portasim::life::step_bits", policy(exec, 0, strips * words),
                        impl::StepBits<InView, OutView>{in, out, height, words,
                                                        boundary == Boundary::torus, first, last});
-}
-
-// Byte grid (height, width) <-> word grid (height, width / 64); width % 64 == 0.
-template <class ExecutionSpace, class ByteView, class WordView>
-void pack_bits(const ExecutionSpace& exec, const ByteView& bytes, const WordView& words) {
-  using policy =
-      Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_for(
-      "portasim::life::pack_bits",
-      policy(exec, {0, 0}, {std::int64_t(words.extent(0)), std::int64_t(words.extent(1))}),
-      KOKKOS_LAMBDA(const std::int64_t y, const std::int64_t k) {
-        std::uint64_t w = 0;
-        for (int j = 0; j < 64; ++j) w |= std::uint64_t(bytes(y, 64 * k + j) != 0) << j;
-        words(y, k) = w;
-      });
-}
-
-template <class ExecutionSpace, class WordView, class ByteView>
-void unpack_bits(const ExecutionSpace& exec, const WordView& words, const ByteView& bytes) {
-  using policy =
-      Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_for(
-      "portasim::life::unpack_bits",
-      policy(exec, {0, 0}, {std::int64_t(bytes.extent(0)), std::int64_t(bytes.extent(1))}),
-      KOKKOS_LAMBDA(const std::int64_t y, const std::int64_t x) {
-        bytes(y, x) = static_cast<std::uint8_t>((words(y, x / 64) >> (x % 64)) & 1u);
-      });
 }
 
 template <class ExecutionSpace, class ByteView>
