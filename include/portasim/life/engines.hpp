@@ -144,11 +144,16 @@ struct StepBits {
     bool has_left, has_right;
   };
 
+  // Row y, which lies in the grid.
+  KOKKOS_INLINE_FUNCTION Words load_inside(std::int64_t y, const Columns& c) const {
+    return {c.has_left ? in(y, c.left) : std::uint64_t(0), in(y, c.k),
+            c.has_right ? in(y, c.right) : std::uint64_t(0)};
+  }
+  // Row y of the grid or beyond it: wrapped on a torus, 0 beyond a dead border.
   KOKKOS_INLINE_FUNCTION Words load(std::int64_t y, const Columns& c) const {
     if (torus) y = wrap(y, height);
     else if (y < 0 || y >= height) return {0, 0, 0};
-    return {c.has_left ? in(y, c.left) : std::uint64_t(0), in(y, c.k),
-            c.has_right ? in(y, c.right) : std::uint64_t(0)};
+    return load_inside(y, c);
   }
   // The cells at x - 1 of the 64 x of the word (bit i is column 64 k + i), and at x + 1.
   KOKKOS_INLINE_FUNCTION static std::uint64_t lefts(const Words& w) {
@@ -167,16 +172,28 @@ struct StepBits {
     const std::int64_t y0 = first_row + strip * bit_strip_rows;
     const int rows =
         static_cast<int>(y0 + bit_strip_rows < last_row ? bit_strip_rows : last_row - y0);
-    Words w[bit_strip_rows + 2];  // rows y0 - 1 .. y0 + rows; a short strip reads no further
+    // Every load first, so that all of them are in flight at once (a row's load sits behind
+    // a branch, which the compiler does not move later loads across); then the row sums of
+    // rows y0 - 1 .. y0 + rows, each formed once for the three output rows that read it. A
+    // short strip reads no further.
+    // Nearly every strip is whole and has all of its rows inside the grid: it reads them
+    // without the per-row wrap and bounds checks.
+    Words w[bit_strip_rows + 2];
+    if (rows == bit_strip_rows && y0 >= 1 && y0 + bit_strip_rows < height) {
+      PORTASIM_UNROLL
+      for (int i = 0; i < bit_strip_rows + 2; ++i) w[i] = load_inside(y0 - 1 + i, c);
+    } else {
+      PORTASIM_UNROLL
+      for (int i = 0; i < bit_strip_rows + 2; ++i)
+        w[i] = i < rows + 2 ? load(y0 - 1 + i, c) : Words{0, 0, 0};
+    }
+    RowSum sums[bit_strip_rows + 2];
     PORTASIM_UNROLL
     for (int i = 0; i < bit_strip_rows + 2; ++i)
-      w[i] = i < rows + 2 ? load(y0 - 1 + i, c) : Words{0, 0, 0};
+      sums[i] = row_sum(lefts(w[i]), w[i].centre, rights(w[i]));
     PORTASIM_UNROLL
     for (int i = 0; i < bit_strip_rows; ++i) {
-      if (i < rows)
-        out(y0 + i, k) =
-            next_bits(w[i + 1].centre, lefts(w[i]), w[i].centre, rights(w[i]), lefts(w[i + 1]),
-                      rights(w[i + 1]), lefts(w[i + 2]), w[i + 2].centre, rights(w[i + 2]));
+      if (i < rows) out(y0 + i, k) = next_bits(w[i + 1].centre, sums[i], sums[i + 1], sums[i + 2]);
     }
   }
 };

@@ -36,31 +36,35 @@ KOKKOS_INLINE_FUNCTION std::uint64_t next_bytes(std::uint64_t alive, std::uint64
   return impl::bytes_equal(neighbours, 3) | (alive & impl::bytes_equal(neighbours, 2));
 }
 
-// 64 cells at once: the eight neighbour bitboards are summed with full and half adders into
-// ones, twos and a "four or more" flag, then the rule is one bitwise expression.
-KOKKOS_INLINE_FUNCTION std::uint64_t next_bits(std::uint64_t alive, std::uint64_t up_left,
-                                               std::uint64_t up, std::uint64_t up_right,
-                                               std::uint64_t left, std::uint64_t right,
-                                               std::uint64_t down_left, std::uint64_t down,
-                                               std::uint64_t down_right) {
-  auto full_add = [](std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t& sum,
-                     std::uint64_t& carry) {
-    const std::uint64_t ab = a ^ b;
-    sum = ab ^ c;
-    carry = (a & b) | (ab & c);
-  };
-  std::uint64_t top_ones, top_twos, bottom_ones, bottom_twos;
-  full_add(up_left, up, up_right, top_ones, top_twos);
-  full_add(down_left, down, down_right, bottom_ones, bottom_twos);
-  const std::uint64_t side_ones = left ^ right, side_twos = left & right;
-  std::uint64_t ones, twos_carry;
-  full_add(top_ones, bottom_ones, side_ones, ones, twos_carry);
-  std::uint64_t twos_partial, fours_a;
-  full_add(top_twos, bottom_twos, side_twos, twos_partial, fours_a);
-  const std::uint64_t twos = twos_partial ^ twos_carry;
-  const std::uint64_t fours_b = twos_partial & twos_carry;
-  const std::uint64_t four_or_more = fours_a | fours_b;
-  return ~four_or_more & twos & (ones | alive);
+// 64 cells at once, bit-sliced. Each row of the 3 x 3 block around a cell is summed once,
+// as the count of (left, centre, right) in two bitboards, and every output row adds three
+// such row sums. The block's total counts the cell itself, so the rule reads: live next when
+// the total is 3, or when it is 4 and the cell is live.
+struct RowSum {
+  std::uint64_t ones, twos;  // per bit: count = ones + 2 twos (0..3)
+};
+
+KOKKOS_INLINE_FUNCTION RowSum row_sum(std::uint64_t left, std::uint64_t centre,
+                                      std::uint64_t right) {
+  const std::uint64_t left_centre = left ^ centre;
+  return {left_centre ^ right, (left & centre) | (left_centre & right)};
+}
+
+KOKKOS_INLINE_FUNCTION std::uint64_t next_bits(std::uint64_t alive, const RowSum& above,
+                                               const RowSum& here, const RowSum& below) {
+  // total = ones + 2 T, with T = x + carry + 2 y the count of the weight-2 bits.
+  const std::uint64_t ones_ab = above.ones ^ below.ones;
+  const std::uint64_t ones = ones_ab ^ here.ones;
+  const std::uint64_t carry = (above.ones & below.ones) | (ones_ab & here.ones);
+  const std::uint64_t twos_ab = above.twos ^ below.twos;
+  const std::uint64_t x = twos_ab ^ here.twos;
+  const std::uint64_t y = (above.twos & below.twos) | (twos_ab & here.twos);
+  const std::uint64_t one_of = x ^ carry;
+  // total 3: ones set and T == 1 (one of x and carry, no y); total 4: ones clear and
+  // T == 2 (x == carry, and y set exactly when they are 0).
+  const std::uint64_t three = ones & one_of & ~y;
+  const std::uint64_t four = ~ones & ~one_of & (x ^ y);
+  return three | (alive & four);
 }
 
 // Portable population count (no intrinsics, so one code path on every backend).
