@@ -6,12 +6,14 @@
 //   BM_life_run_call/side/generations: one life::run that steps a grid in device memory and
 //     copies the final grid out, recording nothing: what portasim.life.step does with a CuPy
 //     array, timed on the host around the call (the C++ side of perf/python/bench_python.py).
-//   BM_life_pipeline/{discard,npy,npy_synced}/side: 200 generations, chunks of 10 (the CuPy
-//     peer's pipeline case), every generation handed over through pinned memory, either
-//     dropped on the host or written as .npy chunk files to PORTASIM_BENCH_DIR (default
-//     /tmp); npy_synced also flushes the files to the disk before the clock stops, as the
-//     `dd conv=fsync` probe of perf/run_gpu_suite.sh does. Counters: output GB/s and
-//     (compute + copy + write) / wall per run (1 = serial, > 1 = overlapped).
+//   BM_life_pipeline/{discard,npy,npy_synced,npy_cached,npy_cached_synced}/side: 200
+//     generations, chunks of 10 (the CuPy peer's pipeline case), every generation handed
+//     over through pinned memory, either dropped on the host or written as .npy chunk files
+//     to PORTASIM_BENCH_DIR (default /tmp). *_synced also flushes the files to the disk
+//     before the clock stops, as the `dd conv=fsync` probe of perf/run_gpu_suite.sh does;
+//     npy_cached* leave each file in the page cache (no early writeback), as np.save does.
+//     Counters: output GB/s and (compute + copy + write) / wall per run (1 = serial, > 1 =
+//     overlapped).
 //   BM_life_pipeline/pinned_d2h/side: the same bytes copied to pinned memory alone, the
 //     ceiling of the discard variant, measured in the same run.
 // PORTASIM_BENCH_MAX_SIDE caps the sides (default 65536 on GPUs, 4096 on CPUs).
@@ -129,7 +131,7 @@ void set_output_counters(benchmark::State& state, const portasim::life::Config& 
                                                      benchmark::Counter::kIsIterationInvariantRate);
 }
 
-void BM_life_pipeline(benchmark::State& state, Output output) {
+void BM_life_pipeline(benchmark::State& state, Output output, bool writeback) {
   const std::int64_t side = state.range(0);
   Exec exec;
   const portasim::life::Config config = pipeline_config(side);
@@ -142,7 +144,7 @@ void BM_life_pipeline(benchmark::State& state, Output output) {
     // Dirty pages of an earlier run would be flushed in this one's time.
     if (output == Output::npy_synced) ::sync();
     Discard discard;
-    portasim::life::NpyChunkFiles files(base);
+    portasim::life::NpyChunkFiles files(base, writeback);
     portasim::life::ChunkSink* sink =
         output == Output::discard ? static_cast<portasim::life::ChunkSink*>(&discard) : &files;
     const auto stats = portasim::life::run(exec, config, grid, 0, sink);
@@ -233,13 +235,18 @@ void register_all() {
     for (std::int64_t side = 256; side <= max_side(); side *= 2) b->Arg(side);
     b->ArgName("side")->UseManualTime()->Unit(benchmark::kMillisecond);
   }
-  const std::pair<const char*, Output> outputs[] = {
-      {"BM_life_pipeline/discard", Output::discard},
-      {"BM_life_pipeline/npy", Output::npy},
-      {"BM_life_pipeline/npy_synced", Output::npy_synced}};
-  for (const auto& [name, output] : outputs) {
+  const struct {
+    const char* name;
+    Output output;
+    bool writeback;
+  } outputs[] = {{"BM_life_pipeline/discard", Output::discard, false},
+                 {"BM_life_pipeline/npy", Output::npy, true},
+                 {"BM_life_pipeline/npy_synced", Output::npy_synced, true},
+                 {"BM_life_pipeline/npy_cached", Output::npy, false},
+                 {"BM_life_pipeline/npy_cached_synced", Output::npy_synced, false}};
+  for (const auto& o : outputs) {
     auto* b = benchmark::RegisterBenchmark(
-        name, [output = output](benchmark::State& s) { BM_life_pipeline(s, output); });
+        o.name, [o](benchmark::State& s) { BM_life_pipeline(s, o.output, o.writeback); });
     for (std::int64_t side = 1024; side <= std::min<std::int64_t>(max_side(), 4096); side *= 2)
       b->Arg(side);
     b->ArgName("side")->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);

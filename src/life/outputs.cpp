@@ -29,7 +29,9 @@ std::string npy_chunk_path(const std::string& base, std::int64_t first, std::int
   return base + suffix;
 }
 
-NpyChunkFiles::NpyChunkFiles(std::string base) : m_base(std::move(base)) {}
+NpyChunkFiles::NpyChunkFiles(std::string base, bool start_writeback)
+    : m_base(std::move(base)),
+      m_writeback(start_writeback ? std::make_unique<io::BackgroundWriteback>() : nullptr) {}
 
 void NpyChunkFiles::write(const Chunk& chunk) {
   require(!chunk.packed,
@@ -55,6 +57,7 @@ void NpyChunkFiles::write(const Chunk& chunk) {
     throw_error(ErrorKind::io, "cannot rename '" + partial + "' to '" + path + "': " +
                                    error.message() + " (the chunks before it are complete)");
   }
+  if (m_writeback) m_writeback->start(path);
   ++m_files;
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "portasim/core/writeback.hpp"
 #include "portasim/life/patterns.hpp"
 #include "portasim/life/simulation.hpp"
 
@@ -39,13 +40,18 @@ std::vector<NpyChunkOnDisk> npy_chunks_on_disk(const std::string& base);
 
 class NpyChunkFiles : public ChunkSink {
  public:
-  explicit NpyChunkFiles(std::string base);
+  // `start_writeback`: each complete file starts on its way to the disk while the next
+  // chunk is computed (io::BackgroundWriteback), so a run ends with most of its data on the
+  // disk and little dirty memory. Without it the files stay in the page cache until the
+  // operating system flushes them: a short run ends sooner, with its data not yet written.
+  explicit NpyChunkFiles(std::string base, bool start_writeback = true);
   void write(const Chunk& chunk) override;
   std::int64_t files_written() const noexcept { return m_files; }
 
  private:
   std::string m_base;
   std::int64_t m_files = 0;
+  std::unique_ptr<io::BackgroundWriteback> m_writeback;  // null without start_writeback
 };
 
 // The last complete chunk of an interrupted run and its last grid.
