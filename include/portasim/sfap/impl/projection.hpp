@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "portasim/core/compat.hpp"
 #include "portasim/sfap/physics.hpp"
 
 namespace portasim::sfap::impl {
@@ -103,6 +104,8 @@ struct SourceFromBuffer {
   Kokkos::View<const double*, typename ExecutionSpace::memory_space> t;
   bool windowed = false;
   static constexpr bool skip_zeros = false;
+  // A read from the buffer is one load: a thread sums four times, sharing each load of h.
+  static constexpr int times_per_thread = 4;
   KOKKOS_INLINE_FUNCTION double operator()(const FiberGrid&, std::int64_t j, std::int64_t fb,
                                            std::int64_t k) const {
     return iap(j, fb * nzmax + k);
@@ -130,6 +133,9 @@ struct SourceFromPsi {
   Matrix<typename ExecutionSpace::memory_space> zbuf;
   Kokkos::View<const double*, typename ExecutionSpace::memory_space> t;
   static constexpr bool skip_zeros = true;
+  // Forming the source costs more than the loads of h it would share: one time per thread
+  // (docs/design/sfap-projection.md, rule 4).
+  static constexpr int times_per_thread = 1;
   KOKKOS_INLINE_FUNCTION void range(const FiberGrid& g, std::int64_t j, std::int64_t fb,
                                     std::int64_t& lo, std::int64_t& hi) const {
     source_window(g, BatchRowZ<typename ExecutionSpace::memory_space>{zbuf, fb}, t(j), lo, hi);
@@ -180,6 +186,27 @@ inline std::int64_t projection_shares(std::int64_t nzmax) {
   return (nzmax + projection_share - 1) / projection_share;
 }
 
+// S(j, e, f0 + fb) = weight * (the partials of (j, e, fb) added in share order).
+template <class ExecutionSpace>
+void add_shares(
+    const ExecutionSpace& exec,
+    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+    const Kokkos::View<double*, typename ExecutionSpace::memory_space>& partial, std::int64_t f0,
+    std::int64_t nbatch, std::int64_t shares, bool dz_weighted) {
+  const std::int64_t nt = S.extent(0), ne = S.extent(1);
+  Kokkos::parallel_for(
+      "portasim::sfap::project_shares",
+      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nt * ne * nbatch),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t fb = i % nbatch, e = (i / nbatch) % ne, j = i / (nbatch * ne);
+        double sum = 0;
+        for (std::int64_t s = 0; s < shares; ++s) sum += partial(s * nt * ne * nbatch + i);
+        const double weight = dz_weighted ? grids(f0 + fb).dz_hat : 1.0;
+        S(j, e, f0 + fb) = weight == 1.0 ? sum : sum * weight;
+      });
+}
+
 // partial(s, j, e, fb) = sum over k in share s of source(j, k) h_e[k], k ascending; then
 // S(j, e, f0 + fb) = weight * (sum over s of the partials, s ascending). With one share the
 // team writes S itself. `partial` holds shares x nt x ne x nbatch values (unused with one).
@@ -228,17 +255,91 @@ void project_batch(
           }
         });
       });
-  if (shares == 1) return;
+  if (shares > 1) add_shares(exec, grids, S, partial, f0, nbatch, shares, dz_weighted);
+}
+
+// project_batch for a source read from a buffer, with Source::times_per_thread (JT) times
+// per thread, spread evenly over the series, so that each load of h serves JT of them. A
+// thread's points are the union of its times' windows: outside its own window a time's
+// source is an exact 0, added as +0, which leaves every sum as it is, so each sum over k is
+// the same, bit for bit, as in project_batch.
+template <class ExecutionSpace, int EC, class Source>
+void project_batch_several_times(
+    const ExecutionSpace& exec, const Source& source,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
+    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+    const Kokkos::View<double*, typename ExecutionSpace::memory_space>& partial, std::int64_t f0,
+    std::int64_t nbatch, bool dz_weighted) {
+  constexpr int JT = Source::times_per_thread;
+  static_assert(!Source::skip_zeros, "several times per thread add the zeros");
+  using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
+  using member = typename team_policy::member_type;
+  const std::int64_t nt = S.extent(0), ne = S.extent(1);
+  const std::int64_t nchunks = (ne + EC - 1) / EC, shares = projection_shares(H.extent(1));
+  const std::int64_t rows = (nt + JT - 1) / JT;
   Kokkos::parallel_for(
-      "portasim::sfap::project_shares",
-      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nt * ne * nbatch),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int64_t fb = i % nbatch, e = (i / nbatch) % ne, j = i / (nbatch * ne);
-        double sum = 0;
-        for (std::int64_t s = 0; s < shares; ++s) sum += partial(s * nt * ne * nbatch + i);
-        const double weight = dz_weighted ? grids(f0 + fb).dz_hat : 1.0;
-        S(j, e, f0 + fb) = weight == 1.0 ? sum : sum * weight;
+      "portasim::sfap::project",
+      team_policy(exec, static_cast<int>(nbatch * nchunks * shares), Kokkos::AUTO),
+      KOKKOS_LAMBDA(const member& team) {
+        const std::int64_t share = team.league_rank() % shares, block = team.league_rank() / shares;
+        const std::int64_t fb = block / nchunks, chunk = block % nchunks;
+        const std::int64_t f = f0 + fb, e0 = chunk * EC;
+        const FiberGrid& g = grids(f);
+        const double weight = dz_weighted ? g.dz_hat : 1.0;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows), [&](const std::int64_t row) {
+          double acc[JT][EC];
+          std::int64_t j[JT];
+          std::int64_t k_lo = 0, k_hi = -1;
+          PORTASIM_UNROLL
+          for (int q = 0; q < JT; ++q) {
+            // A time past the series repeats the row's first and is never stored.
+            j[q] = row + q * rows < nt ? row + q * rows : row;
+            for (int e = 0; e < EC; ++e) acc[q][e] = 0;
+            std::int64_t lo = 0, hi = -1;
+            source.range(g, j[q], fb, lo, hi);
+            if (q == 0 || lo < k_lo) k_lo = lo;
+            if (q == 0 || hi > k_hi) k_hi = hi;
+          }
+          const std::int64_t share_lo = share * projection_share;
+          if (k_lo < share_lo) k_lo = share_lo;
+          if (k_hi > share_lo + projection_share - 1) k_hi = share_lo + projection_share - 1;
+          for (std::int64_t k = k_lo; k <= k_hi; ++k) {
+            const double* h = &H(fb, k, e0);  // contiguous electrodes of point k
+            PORTASIM_UNROLL
+            for (int q = 0; q < JT; ++q) {
+              const double a = source(g, j[q], fb, k);
+              for (int e = 0; e < EC; ++e) acc[q][e] += a * h[e];
+            }
+          }
+          PORTASIM_UNROLL
+          for (int q = 0; q < JT; ++q) {
+            if (row + q * rows >= nt) continue;
+            for (int e = 0; e < EC; ++e) {
+              if (e0 + e >= ne) continue;
+              if (shares == 1) S(j[q], e0 + e, f) = weight == 1.0 ? acc[q][e] : acc[q][e] * weight;
+              else partial(((share * nt + j[q]) * ne + e0 + e) * nbatch + fb) = acc[q][e];
+            }
+          }
+        });
       });
+  if (shares > 1) add_shares(exec, grids, S, partial, f0, nbatch, shares, dz_weighted);
+}
+
+// Blocks of EC electrodes: one time per thread, or several where the source allows.
+template <class ExecutionSpace, int EC, class Source>
+void project_block(
+    const ExecutionSpace& exec, const Source& source,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
+    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+    const Kokkos::View<double*, typename ExecutionSpace::memory_space>& partial, std::int64_t f0,
+    std::int64_t nbatch, bool dz_weighted) {
+  if constexpr (Source::times_per_thread == 1)
+    project_batch<ExecutionSpace, EC>(exec, source, H, grids, S, partial, f0, nbatch, dz_weighted);
+  else
+    project_batch_several_times<ExecutionSpace, EC>(exec, source, H, grids, S, partial, f0, nbatch,
+                                                    dz_weighted);
 }
 
 template <class ExecutionSpace, class Source>
@@ -252,12 +353,12 @@ void project_dispatch(
   switch (ec) {
 #define PORTASIM_SFAP_PROJECT_CASE(N)                                                              \
   case N:                                                                                          \
-    project_batch<ExecutionSpace, N>(exec, source, H, grids, S, partial, f0, nbatch, dz_weighted); \
+    project_block<ExecutionSpace, N>(exec, source, H, grids, S, partial, f0, nbatch, dz_weighted); \
     break;
     PORTASIM_SFAP_PROJECT_CASE(1)
     PORTASIM_SFAP_PROJECT_CASE(2)
     default:
-      project_batch<ExecutionSpace, 4>(exec, source, H, grids, S, partial, f0, nbatch, dz_weighted);
+      project_block<ExecutionSpace, 4>(exec, source, H, grids, S, partial, f0, nbatch, dz_weighted);
       break;
 #undef PORTASIM_SFAP_PROJECT_CASE
   }
