@@ -16,6 +16,7 @@
 #include "portasim/life/bit_packing.hpp"
 #include "portasim/life/grid.hpp"
 #include "portasim/life/impl/grid_index.hpp"
+#include "portasim/life/impl/word_strip.hpp"
 #include "portasim/life/rules.hpp"
 
 namespace portasim::life {
@@ -66,95 +67,56 @@ struct StepCells {
   }
 };
 
-// Rows per thread in the SWAR byte engine: a thread walks down a strip of rows of one word
-// column, keeping the three row sums it needs in registers, so each input word is loaded
-// about once per strip instead of three times. The bit engine does the same with its own
-// strip (bit_strip_rows).
-constexpr std::int64_t strip_rows = 8;
+// Rows per thread in the word engines. A thread loads its strip's rows of one word column
+// and the words beside them first, so that it has many loads in flight, resolves the
+// neighbour columns once, and forms each row's sum once for the three output rows that read
+// it. docs/design/life-pipeline.md says why 8.
+constexpr int strip_rows = 8;
 
-// Word k of row y of a word grid, wrapped on a torus, zero beyond a dead border.
-template <class View>
-KOKKOS_INLINE_FUNCTION std::uint64_t word_at(const View& grid, std::int64_t y, std::int64_t k,
-                                             std::int64_t height, std::int64_t words, bool torus) {
-  if (torus) return grid(wrap(y, height), wrap(k, words));
-  return (y < 0 || y >= height || k < 0 || k >= words) ? std::uint64_t(0) : grid(y, k);
+// The strip of `index` (its first row y0 and word column k) and its number of rows.
+KOKKOS_INLINE_FUNCTION int strip_of(std::int64_t index, std::int64_t words, std::int64_t first_row,
+                                    std::int64_t last_row, std::int64_t& y0, std::int64_t& k) {
+  std::int64_t strip;
+  split_index(index, words, strip, k);
+  y0 = first_row + strip * strip_rows;
+  return static_cast<int>(y0 + strip_rows < last_row ? strip_rows : last_row - y0);
 }
 
 // Eight cells per word through 64-bit loads (width % 8 == 0, width >= 8).
 template <class InView, class OutView>
 struct StepByteWords {
-  InView in;  // the grid as words: (height, width / 8)
+  WordStrip<InView> strip;  // the grid as words: (height, width / 8)
   OutView out;
-  std::int64_t height, words;
-  bool torus;
   std::int64_t first_row, last_row;  // the rows written: strips start at first_row
 
-  KOKKOS_INLINE_FUNCTION std::uint64_t word(std::int64_t y, std::int64_t k) const {
-    return word_at(in, y, k, height, words, torus);
-  }
   // Sum of a cell and its two horizontal neighbours, per byte (little-endian: byte j is
   // column 8k + j, so the left neighbour of byte 0 is the top byte of the word before).
-  KOKKOS_INLINE_FUNCTION std::uint64_t row_sum(std::int64_t y, std::int64_t k,
-                                               std::uint64_t& centre) const {
-    const std::uint64_t w = word(y, k);
-    const std::uint64_t left = (w << 8) | (word(y, k - 1) >> 56);
-    const std::uint64_t right = (w >> 8) | (word(y, k + 1) << 56);
-    centre = w;
-    return left + w + right;
+  KOKKOS_INLINE_FUNCTION static std::uint64_t row_sum(const Words& w) {
+    return ((w.centre << 8) | (w.left >> 56)) + w.centre + ((w.centre >> 8) | (w.right << 56));
   }
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
-    std::int64_t strip, k;
-    split_index(index, words, strip, k);
-    const std::int64_t y0 = first_row + strip * strip_rows;
-    const std::int64_t y1 = y0 + strip_rows < last_row ? y0 + strip_rows : last_row;
-    std::uint64_t unused, centre, below_centre;
-    std::uint64_t above = row_sum(y0 - 1, k, unused);
-    std::uint64_t here = row_sum(y0, k, centre);
-    for (std::int64_t y = y0; y < y1; ++y) {
-      const std::uint64_t below = row_sum(y + 1, k, below_centre);
-      out(y, k) = next_bytes(centre, above + here + below - centre);
-      above = here;
-      here = below;
-      centre = below_centre;
-    }
+    std::int64_t y0, k;
+    const int rows = strip_of(index, strip.words, first_row, last_row, y0, k);
+    Words w[strip_rows + 2];
+    strip.template load_rows<strip_rows>(w, y0, rows, strip.columns(k));
+    std::uint64_t sums[strip_rows + 2];
+    PORTASIM_UNROLL
+    for (int i = 0; i < strip_rows + 2; ++i) sums[i] = row_sum(w[i]);
+    PORTASIM_UNROLL
+    for (int i = 0; i < strip_rows; ++i)
+      if (i < rows)
+        out(y0 + i, k) =
+            next_bytes(w[i + 1].centre, sums[i] + sums[i + 1] + sums[i + 2] - w[i + 1].centre);
   }
 };
 
-// Rows per thread in the bit engine. A thread loads all of its strip's words first, so it has
-// many loads in flight, and resolves the neighbour columns once, not per load.
-// docs/design/life-pipeline.md says why 8.
-constexpr int bit_strip_rows = 8;
-
+// 64 cells per word, bit-sliced (width % 64 == 0).
 template <class InView, class OutView>
 struct StepBits {
-  InView in;  // (height, width / 64)
+  WordStrip<InView> strip;  // (height, width / 64)
   OutView out;
-  std::int64_t height, words;
-  bool torus;
   std::int64_t first_row, last_row;  // the rows written: strips start at first_row
 
-  // One row's words around column k: the word to its left, its own and the one to its right.
-  struct Words {
-    std::uint64_t left, centre, right;
-  };
-  // The columns beside k, resolved once per thread: wrapped on a torus, absent (read as 0)
-  // beyond a dead border.
-  struct Columns {
-    std::int64_t k, left, right;
-    bool has_left, has_right;
-  };
-
-  // Row y, which lies in the grid.
-  KOKKOS_INLINE_FUNCTION Words load_inside(std::int64_t y, const Columns& c) const {
-    return {c.has_left ? in(y, c.left) : std::uint64_t(0), in(y, c.k),
-            c.has_right ? in(y, c.right) : std::uint64_t(0)};
-  }
-  // Row y of the grid or beyond it: wrapped on a torus, 0 beyond a dead border.
-  KOKKOS_INLINE_FUNCTION Words load(std::int64_t y, const Columns& c) const {
-    if (torus) y = wrap(y, height);
-    else if (y < 0 || y >= height) return {0, 0, 0};
-    return load_inside(y, c);
-  }
   // The cells at x - 1 of the 64 x of the word (bit i is column 64 k + i), and at x + 1.
   KOKKOS_INLINE_FUNCTION static std::uint64_t lefts(const Words& w) {
     return (w.centre << 1) | (w.left >> 63);
@@ -164,37 +126,17 @@ struct StepBits {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
-    std::int64_t strip, k;
-    split_index(index, words, strip, k);
-    const std::int64_t left = torus ? wrap(k - 1, words) : k - 1;
-    const std::int64_t right = torus ? wrap(k + 1, words) : k + 1;
-    const Columns c{k, left, right, left >= 0, right < words};
-    const std::int64_t y0 = first_row + strip * bit_strip_rows;
-    const int rows =
-        static_cast<int>(y0 + bit_strip_rows < last_row ? bit_strip_rows : last_row - y0);
-    // Every load first, so that all of them are in flight at once (a row's load sits behind
-    // a branch, which the compiler does not move later loads across); then the row sums of
-    // rows y0 - 1 .. y0 + rows, each formed once for the three output rows that read it. A
-    // short strip reads no further.
-    // Nearly every strip is whole and has all of its rows inside the grid: it reads them
-    // without the per-row wrap and bounds checks.
-    Words w[bit_strip_rows + 2];
-    if (rows == bit_strip_rows && y0 >= 1 && y0 + bit_strip_rows < height) {
-      PORTASIM_UNROLL
-      for (int i = 0; i < bit_strip_rows + 2; ++i) w[i] = load_inside(y0 - 1 + i, c);
-    } else {
-      PORTASIM_UNROLL
-      for (int i = 0; i < bit_strip_rows + 2; ++i)
-        w[i] = i < rows + 2 ? load(y0 - 1 + i, c) : Words{0, 0, 0};
-    }
-    RowSum sums[bit_strip_rows + 2];
+    std::int64_t y0, k;
+    const int rows = strip_of(index, strip.words, first_row, last_row, y0, k);
+    Words w[strip_rows + 2];
+    strip.template load_rows<strip_rows>(w, y0, rows, strip.columns(k));
+    RowSum sums[strip_rows + 2];
     PORTASIM_UNROLL
-    for (int i = 0; i < bit_strip_rows + 2; ++i)
+    for (int i = 0; i < strip_rows + 2; ++i)
       sums[i] = row_sum(lefts(w[i]), w[i].centre, rights(w[i]));
     PORTASIM_UNROLL
-    for (int i = 0; i < bit_strip_rows; ++i) {
+    for (int i = 0; i < strip_rows; ++i)
       if (i < rows) out(y0 + i, k) = next_bits(w[i + 1].centre, sums[i], sums[i + 1], sums[i + 2]);
-    }
   }
 };
 
@@ -221,7 +163,7 @@ void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in,
     const std::int64_t strips = (last - first + impl::strip_rows - 1) / impl::strip_rows;
     Kokkos::parallel_for("portasim::life::step_bytes_swar", policy(exec, 0, strips * words),
                          impl::StepByteWords<decltype(in_words), decltype(out_words)>{
-                             in_words, out_words, height, words, torus, first, last});
+                             {in_words, height, words, torus}, out_words, first, last});
   } else {
     Kokkos::parallel_for("portasim::life::step_bytes", policy(exec, 0, (last - first) * width),
                          impl::StepCells<InView, OutView>{in, out, height, width, torus, first});
@@ -236,10 +178,10 @@ void step_bits(const ExecutionSpace& exec, Boundary boundary, const InView& in, 
   const auto [first, last] = rows.within(height, "life::step_bits");
   if (first == last) return;
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
-  const std::int64_t strips = (last - first + impl::bit_strip_rows - 1) / impl::bit_strip_rows;
+  const std::int64_t strips = (last - first + impl::strip_rows - 1) / impl::strip_rows;
   Kokkos::parallel_for("portasim::life::step_bits", policy(exec, 0, strips * words),
-                       impl::StepBits<InView, OutView>{in, out, height, words,
-                                                       boundary == Boundary::torus, first, last});
+                       impl::StepBits<InView, OutView>{
+                           {in, height, words, boundary == Boundary::torus}, out, first, last});
 }
 
 template <class ExecutionSpace, class ByteView>
