@@ -6,12 +6,12 @@
 //   BM_life_run_call/side/generations: one life::run that steps a grid in device memory and
 //     copies the final grid out, recording nothing: what portasim.life.step does with a CuPy
 //     array, timed on the host around the call (the C++ side of perf/python/bench_python.py).
-//   BM_life_pipeline/{discard,npy,npy_synced,npy_cached,npy_cached_synced}/side: 200
+//   BM_life_pipeline/{discard,npy,npy_synced,npy_writeback,npy_writeback_synced}/side: 200
 //     generations, chunks of 10 (the CuPy peer's pipeline case), every generation handed
 //     over through pinned memory, either dropped on the host or written as .npy chunk files
 //     to PORTASIM_BENCH_DIR (default /tmp). *_synced also flushes the files to the disk
 //     before the clock stops, as the `dd conv=fsync` probe of perf/run_gpu_suite.sh does;
-//     npy_cached* leave each file in the page cache (no early writeback), as np.save does.
+//     npy_writeback* start each file's writeback as soon as it is complete.
 //     Counters: output GB/s and (compute + copy + write) / wall per run (1 = serial, > 1 =
 //     overlapped).
 //   BM_life_pipeline/pinned_d2h/side: the same bytes copied to pinned memory alone, the
@@ -240,10 +240,10 @@ void register_all() {
     Output output;
     bool writeback;
   } outputs[] = {{"BM_life_pipeline/discard", Output::discard, false},
-                 {"BM_life_pipeline/npy", Output::npy, true},
-                 {"BM_life_pipeline/npy_synced", Output::npy_synced, true},
-                 {"BM_life_pipeline/npy_cached", Output::npy, false},
-                 {"BM_life_pipeline/npy_cached_synced", Output::npy_synced, false}};
+                 {"BM_life_pipeline/npy", Output::npy, false},
+                 {"BM_life_pipeline/npy_synced", Output::npy_synced, false},
+                 {"BM_life_pipeline/npy_writeback", Output::npy, true},
+                 {"BM_life_pipeline/npy_writeback_synced", Output::npy_synced, true}};
   for (const auto& o : outputs) {
     auto* b = benchmark::RegisterBenchmark(
         o.name, [o](benchmark::State& s) { BM_life_pipeline(s, o.output, o.writeback); });

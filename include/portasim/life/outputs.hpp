@@ -42,9 +42,10 @@ class NpyChunkFiles : public ChunkSink {
  public:
   // `start_writeback`: each complete file starts on its way to the disk while the next
   // chunk is computed (io::BackgroundWriteback), so a run ends with most of its data on the
-  // disk and little dirty memory. Without it the files stay in the page cache until the
-  // operating system flushes them: a short run ends sooner, with its data not yet written.
-  explicit NpyChunkFiles(std::string base, bool start_writeback = true);
+  // disk and little dirty memory; the writes then go at the disk's pace. By default the
+  // files stay in the page cache until the operating system flushes them, as np.save
+  // leaves them: a run that fits in memory ends sooner, its data not yet on the disk.
+  explicit NpyChunkFiles(std::string base, bool start_writeback = false);
   void write(const Chunk& chunk) override;
   std::int64_t files_written() const noexcept { return m_files; }
 
