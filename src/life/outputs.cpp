@@ -57,8 +57,8 @@ void NpyChunkFiles::write(const Chunk& chunk) {
     throw_error(ErrorKind::io, "cannot rename '" + partial + "' to '" + path + "': " +
                                    error.message() + " (the chunks before it are complete)");
   }
-  if (m_writeback) m_writeback->start(path);
   ++m_files;
+  if (m_writeback) m_writeback->start(path);
 }
 
 std::vector<NpyChunkOnDisk> npy_chunks_on_disk(const std::string& base) {

@@ -3,13 +3,10 @@
 
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <string>
-#include <vector>
 
 #include "portasim/core/error.hpp"
 #include "portasim/core/input_protection.hpp"
-#include "portasim/core/writeback.hpp"
 
 namespace test_input_protection {
 
@@ -91,30 +88,6 @@ TEST(TEST_CATEGORY, outputs_never_write_over_inputs) {
   std::string content;
   std::getline(kept, content);
   EXPECT_EQ(content, "motor unit");
-}
-
-// Starting the writeback of files reads nothing into them and writes nothing: each file
-// keeps its bytes, a file removed before its turn is skipped, and the destructor returns
-// once the queue is done.
-TEST(TEST_CATEGORY, writeback_leaves_files_as_they_are) {
-  Folder folder;
-  std::vector<std::string> paths;
-  for (int i = 0; i < 8; ++i) {
-    paths.push_back(folder.file("chunk_" + std::to_string(i) + ".npy"));
-    std::ofstream(paths.back(), std::ios::binary) << std::string(1 << 16, char('a' + i));
-  }
-  {
-    portasim::io::BackgroundWriteback writeback;
-    writeback.start(folder.file("missing.npy"));
-    for (const auto& path : paths) writeback.start(path);
-  }
-  for (int i = 0; i < 8; ++i) {
-    std::ifstream in(paths[static_cast<std::size_t>(i)], std::ios::binary);
-    const std::string content((std::istreambuf_iterator<char>(in)),
-                              std::istreambuf_iterator<char>());
-    EXPECT_EQ(content, std::string(1 << 16, char('a' + i))) << paths[static_cast<std::size_t>(i)];
-  }
-  EXPECT_FALSE(fs::exists(folder.file("missing.npy")));
 }
 
 }  // namespace test_input_protection

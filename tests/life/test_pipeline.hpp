@@ -1,11 +1,17 @@
 // The streaming pipeline: chunks, formats, resume, backends, and a known pattern fact.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <tuple>
 
 #include "life/life_test_support.hpp"
+#include "portasim/life/outputs.hpp"
 
 namespace test_life_pipeline {
 
@@ -62,6 +68,50 @@ TEST(TEST_CATEGORY, life_chunks_equal_direct_run_bytes) {
 }
 TEST(TEST_CATEGORY, life_chunks_equal_direct_run_bits) {
   chunks_equal_direct_run<TEST_EXECSPACE>(Engine::bits);
+}
+
+// .npy chunk files are the same, byte for byte, whether each one's writeback starts while
+// the run goes on or not, and a run resumes from either.
+template <class Exec>
+void npy_chunk_files_with_and_without_writeback_agree() {
+  namespace fs = std::filesystem;
+  Config config;
+  config.height = 24;
+  config.width = 128;
+  config.steps = 23;
+  config.chunk_size = 10;
+  config.engine = Engine::bits;
+  using memory = typename Exec::memory_space;
+  const HostGrid start = portasim::testing::random_host_grid(config.height, config.width, 0.35, 7);
+  const auto initial = portasim::testing::to_device<memory>(start);
+  const fs::path folder =
+      fs::temp_directory_path() / ("portasim_life_writeback_" + std::to_string(::getpid()));
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  const std::string cached = (folder / "cached").string(), written = (folder / "written").string();
+  {
+    portasim::life::NpyChunkFiles files(cached), early(written, /*start_writeback=*/true);
+    portasim::life::run(Exec(), config, initial, 0, &files);
+    portasim::life::run(Exec(), config, initial, 0, &early);
+    EXPECT_EQ(early.files_written(), 4);
+  }
+  const auto bytes_of = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  for (const auto& [first, last] : {std::pair{0, 0}, {1, 10}, {11, 20}, {21, 23}}) {
+    const std::string a = portasim::life::npy_chunk_path(cached, first, last),
+                      b = portasim::life::npy_chunk_path(written, first, last);
+    ASSERT_TRUE(fs::exists(b)) << b;
+    EXPECT_EQ(bytes_of(a), bytes_of(b)) << b;
+  }
+  const auto resume = portasim::life::find_npy_resume_point(written);
+  ASSERT_TRUE(resume.has_value());
+  EXPECT_EQ(resume->generation, 23);
+  fs::remove_all(folder);
+}
+TEST(TEST_CATEGORY, life_npy_chunk_files_with_and_without_writeback_agree) {
+  npy_chunk_files_with_and_without_writeback_agree<TEST_EXECSPACE>();
 }
 
 // Every k-th generation, packed or not, from either engine: the same grids.

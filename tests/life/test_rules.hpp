@@ -20,6 +20,30 @@ inline HostGrid from_rows(const std::vector<std::string>& rows) {
   return g;
 }
 
+// The bit-sliced rule against the one-cell rule on all 512 neighbourhoods, one per bit of
+// a word: bit i of the nine boards is bit j of i, for j = 0..8.
+TEST(TEST_CATEGORY, life_bit_rule_matches_the_cell_rule_on_every_neighbourhood) {
+  using portasim::life::row_sum;
+  for (int word = 0; word < 8; ++word) {
+    std::uint64_t board[9] = {};
+    for (int i = 0; i < 64; ++i)
+      for (int j = 0; j < 9; ++j)
+        if (((64 * word + i) >> j) & 1) board[j] |= std::uint64_t(1) << i;
+    // board 4 is the cell itself; 0-2 the row above, 3 and 5 beside it, 6-8 below.
+    const std::uint64_t next = portasim::life::next_bits(
+        board[4], row_sum(board[0], board[1], board[2]), row_sum(board[3], board[4], board[5]),
+        row_sum(board[6], board[7], board[8]));
+    for (int i = 0; i < 64; ++i) {
+      const int pattern = 64 * word + i;
+      int neighbours = 0;
+      for (int j = 0; j < 9; ++j) neighbours += j != 4 && ((pattern >> j) & 1);
+      const auto alive = static_cast<std::uint8_t>((pattern >> 4) & 1);
+      ASSERT_EQ((next >> i) & 1, portasim::life::next_cell(alive, neighbours))
+          << "pattern " << pattern;
+    }
+  }
+}
+
 template <class Exec>
 void engines_match_reference_on_every_shape() {
   const std::pair<std::int64_t, std::int64_t> shapes[] = {

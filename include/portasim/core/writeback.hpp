@@ -26,7 +26,8 @@ class BackgroundWriteback {
   BackgroundWriteback();
   BackgroundWriteback(const BackgroundWriteback&) = delete;
   BackgroundWriteback& operator=(const BackgroundWriteback&) = delete;
-  // Waits for the writebacks already started to be submitted, not for the disk.
+  // Waits until every file handed over has had its writeback started; starting one can
+  // itself wait while the disk's queue is full. It does not wait for the data to land.
   ~BackgroundWriteback();
 
   void start(std::string path);

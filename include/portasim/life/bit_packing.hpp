@@ -11,13 +11,19 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 
+#include "portasim/core/error.hpp"
 #include "portasim/life/grid.hpp"
 #include "portasim/life/impl/grid_index.hpp"
 
 namespace portasim::life {
 
 namespace impl {
+
+// Eight cells move as one 64-bit word with cell i in byte i: memory order on a
+// little-endian machine, which every supported host and GPU is.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "bit packing assumes little-endian words");
 
 // Eight cells as eight bytes, cell i in byte i (memory order on a little-endian machine)
 // <-> bit i of a byte.
@@ -44,6 +50,7 @@ KOKKOS_INLINE_FUNCTION std::uint64_t gather_bytes_to_bits(std::uint64_t eight_by
 // contiguously, so eight cells can move as one 64-bit access.
 template <class ByteView>
 bool rows_hold_aligned_words(const ByteView& bytes) {
+  static_assert(sizeof(typename ByteView::value_type) == 1, "a byte grid holds one byte per cell");
   return reinterpret_cast<std::uintptr_t>(bytes.data()) % sizeof(std::uint64_t) == 0 &&
          (bytes.extent(0) < 2 || bytes.stride(0) % sizeof(std::uint64_t) == 0) &&
          (bytes.extent(1) < 2 || bytes.stride(1) == 1);
@@ -95,10 +102,21 @@ struct UnpackBits {
   }
 };
 
+template <class ByteView, class WordView>
+void require_packing_shapes(const ByteView& bytes, const WordView& words, const char* what) {
+  require(bytes.extent(0) == words.extent(0) && bytes.extent(1) == 64 * words.extent(1),
+          std::string(what) + ": a " + std::to_string(bytes.extent(0)) + " x " +
+              std::to_string(bytes.extent(1)) + " byte grid needs " +
+              std::to_string(bytes.extent(0)) + " x " + std::to_string(bytes.extent(1) / 64) +
+              " words and a width that is a multiple of 64, got " +
+              std::to_string(words.extent(0)) + " x " + std::to_string(words.extent(1)));
+}
+
 }  // namespace impl
 
 template <class ExecutionSpace, class ByteView, class WordView>
 void pack_bits(const ExecutionSpace& exec, const ByteView& bytes, const WordView& words) {
+  impl::require_packing_shapes(bytes, words, "life::pack_bits");
   const std::int64_t words_per_row = static_cast<std::int64_t>(words.extent(1));
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
   Kokkos::parallel_for("portasim::life::pack_bits",
@@ -109,6 +127,7 @@ void pack_bits(const ExecutionSpace& exec, const ByteView& bytes, const WordView
 
 template <class ExecutionSpace, class WordView, class ByteView>
 void unpack_bits(const ExecutionSpace& exec, const WordView& words, const ByteView& bytes) {
+  impl::require_packing_shapes(bytes, words, "life::unpack_bits");
   const std::int64_t groups_per_row = static_cast<std::int64_t>(bytes.extent(1)) / 8;
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
   Kokkos::parallel_for("portasim::life::unpack_bits",

@@ -91,7 +91,7 @@ struct StepByteWords {
 
   // Sum of a cell and its two horizontal neighbours, per byte (little-endian: byte j is
   // column 8k + j, so the left neighbour of byte 0 is the top byte of the word before).
-  KOKKOS_INLINE_FUNCTION static std::uint64_t row_sum(const Words& w) {
+  KOKKOS_INLINE_FUNCTION static std::uint64_t byte_row_sum(const Words& w) {
     return ((w.centre << 8) | (w.left >> 56)) + w.centre + ((w.centre >> 8) | (w.right << 56));
   }
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
@@ -101,7 +101,7 @@ struct StepByteWords {
     strip.template load_rows<strip_rows>(w, y0, rows, strip.columns(k));
     std::uint64_t sums[strip_rows + 2];
     PORTASIM_UNROLL
-    for (int i = 0; i < strip_rows + 2; ++i) sums[i] = row_sum(w[i]);
+    for (int i = 0; i < strip_rows + 2; ++i) sums[i] = byte_row_sum(w[i]);
     PORTASIM_UNROLL
     for (int i = 0; i < strip_rows; ++i)
       if (i < rows)
@@ -151,7 +151,12 @@ void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in,
   if (first == last) return;
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
   const bool torus = boundary == Boundary::torus;
-  if (width % 8 == 0 && width >= 8) {
+  // The SWAR path reads the rows as words: contiguous rows on an 8-byte boundary.
+  const auto word_rows = [width](const auto& grid) {
+    return impl::rows_hold_aligned_words(grid) &&
+           (grid.extent(0) < 2 || static_cast<std::int64_t>(grid.stride(0)) == width);
+  };
+  if (width % 8 == 0 && width >= 8 && word_rows(in) && word_rows(out)) {
     using memory = typename InView::memory_space;
     const std::int64_t words = width / 8;
     Kokkos::View<const std::uint64_t**, Kokkos::LayoutRight, memory,
