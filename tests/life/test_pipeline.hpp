@@ -90,7 +90,8 @@ void npy_chunk_files_with_and_without_writeback_agree() {
   fs::create_directories(folder);
   const std::string cached = (folder / "cached").string(), written = (folder / "written").string();
   {
-    portasim::life::NpyChunkFiles files(cached), early(written, /*start_writeback=*/true);
+    portasim::life::NpyChunkFiles files(cached, /*start_writeback=*/false),
+        early(written, /*start_writeback=*/true);
     portasim::life::run(Exec(), config, initial, 0, &files);
     portasim::life::run(Exec(), config, initial, 0, &early);
     EXPECT_EQ(early.files_written(), 4);

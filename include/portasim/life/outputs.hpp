@@ -41,11 +41,11 @@ std::vector<NpyChunkOnDisk> npy_chunks_on_disk(const std::string& base);
 class NpyChunkFiles : public ChunkSink {
  public:
   // `start_writeback`: each complete file starts on its way to the disk while the next
-  // chunk is computed (io::BackgroundWriteback), so a run ends with most of its data on the
-  // disk and little dirty memory; the writes then go at the disk's pace. By default the
-  // files stay in the page cache until the operating system flushes them, as np.save
-  // leaves them: a run that fits in memory ends sooner, its data not yet on the disk.
-  explicit NpyChunkFiles(std::string base, bool start_writeback = false);
+  // chunk is computed (io::BackgroundWriteback), so the disk works during the run instead
+  // of after it, and a run leaves little dirty memory behind. The writer itself keeps
+  // writing into the page cache at memory speed. Without it the files wait in the page
+  // cache until the operating system flushes them, as np.save leaves them.
+  explicit NpyChunkFiles(std::string base, bool start_writeback = true);
   void write(const Chunk& chunk) override;
   std::int64_t files_written() const noexcept { return m_files; }
 
