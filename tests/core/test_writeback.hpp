@@ -35,7 +35,8 @@ TEST(TEST_CATEGORY, writeback_leaves_files_as_they_are) {
   }
   for (int i = 0; i < 8; ++i) {
     std::ifstream in(paths[static_cast<std::size_t>(i)], std::ios::binary);
-    const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string content((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
     EXPECT_EQ(content, std::string(1 << 16, char('a' + i))) << paths[static_cast<std::size_t>(i)];
   }
   EXPECT_FALSE(fs::exists(folder / "missing.npy"));
