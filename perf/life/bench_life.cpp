@@ -92,12 +92,10 @@ class Discard : public portasim::life::ChunkSink {
 
 enum class Output { discard, npy, npy_synced };
 
+// The chunk files of `base` now (life::npy_chunks_on_disk, temporaries included).
 std::vector<std::filesystem::path> bench_chunk_files(const std::string& base) {
   std::vector<std::filesystem::path> files;
-  const std::string stem = std::filesystem::path(base).filename().string() + "_";
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::filesystem::path(base).parent_path()))
-    if (entry.path().filename().string().rfind(stem, 0) == 0) files.push_back(entry.path());
+  for (const auto& chunk : portasim::life::npy_chunks_on_disk(base)) files.push_back(chunk.path);
   return files;
 }
 

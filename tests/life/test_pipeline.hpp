@@ -35,14 +35,20 @@ portasim::life::RunStats run_to_memory(const Config& config, const HostGrid& sta
 
 // Chunks concatenated equal a direct simulation, including a short last chunk; the chunk
 // boundaries and generation numbers are the Python tool's.
-template <class Exec>
-void chunks_equal_direct_run(Engine engine) {
+// 23 generations of 24 x 128 in chunks of 10: chunks 0, 1-10, 11-20 and a short 21-23.
+inline Config four_chunk_config(Engine engine) {
   Config config;
   config.height = 24;
   config.width = 128;
   config.steps = 23;
   config.chunk_size = 10;
   config.engine = engine;
+  return config;
+}
+
+template <class Exec>
+void chunks_equal_direct_run(Engine engine) {
+  const Config config = four_chunk_config(engine);
   const HostGrid start = portasim::testing::random_host_grid(config.height, config.width, 0.35, 99);
   ChunksInMemory sink;
   HostGrid final_grid;
@@ -75,12 +81,7 @@ TEST(TEST_CATEGORY, life_chunks_equal_direct_run_bits) {
 template <class Exec>
 void npy_chunk_files_with_and_without_writeback_agree() {
   namespace fs = std::filesystem;
-  Config config;
-  config.height = 24;
-  config.width = 128;
-  config.steps = 23;
-  config.chunk_size = 10;
-  config.engine = Engine::bits;
+  const Config config = four_chunk_config(Engine::bits);
   using memory = typename Exec::memory_space;
   const HostGrid start = portasim::testing::random_host_grid(config.height, config.width, 0.35, 7);
   const auto initial = portasim::testing::to_device<memory>(start);

@@ -259,7 +259,9 @@ void project_batch(
 }
 
 // project_batch for a source read from a buffer, with Source::times_per_thread (JT) times
-// per thread, spread evenly over the series, so that each load of h serves JT of them. A
+// per thread. Its team decoding and stores repeat project_batch's on purpose: shared
+// through a helper, both kernels ran much slower (docs/design/sfap-projection.md, rule 4).
+// The JT times are spread evenly over the series, so that each load of h serves JT of them. A
 // thread's points are the union of its times' windows: outside its own window a time's
 // source is an exact 0, added as +0, which leaves every sum as it is, so each sum over k is
 // the same, bit for bit, as in project_batch.
