@@ -112,3 +112,11 @@ inline std::string kokkos_version_string() {
 #else
 #define PORTASIM_UNROLL
 #endif
+
+// A loop kept rolled on the GPU, where unrolling it would hold more values in registers than
+// the kernel's occupancy allows.
+#if defined(__CUDA_ARCH__)
+#define PORTASIM_NO_UNROLL _Pragma("unroll 1")
+#else
+#define PORTASIM_NO_UNROLL
+#endif

@@ -5,12 +5,12 @@
 // On a device, per batch of fibers under the buffer budget (all on `exec`):
 //   grid     z of every fiber of the batch (NumPy arange, plus z_last + dz_hat),
 //   points   per-grid-point decisions (windows, mirror row, end-plate) and h for every electrode,
-//   psi      the long-side potential on the extended grid ((N_z + 1) x Nt per fiber, one f each)
-//            in a buffer, time fastest,
-//   project  S[j, e, f] = sum_k IAP[k, j] h_e[k] (projection.hpp): teams per (fiber, block of
-//            <= 4 electrodes, share of the points), the source formed from psi once per
-//            (time, point), k summed in ascending order, rows ahead of the wave skipped.
-// The corrected source (an option) is written to a buffer first and projected the same way.
+//   project  S[j, e, f] = sum_k IAP[k, j] h_e[k] (tiled_projection.hpp): teams per (fiber,
+//            share of the points, tile of times), which form the source of a chunk of rows
+//            in scratch from psi, evaluated where it is read, then add it into every block
+//            of electrodes' sums; k summed in ascending order, rows outside the wave skipped.
+// The corrected source (an option) is written to a buffer first and projected from there
+// (projection.hpp).
 // Host spaces compute one fiber per work item instead (host_kernels.hpp).
 // Then, with delays: integer + fractional delay as a real circular convolution with the kernel
 // whose DFT is the spec's phase ramp, and the MUAP (optionally jittered the same way).
@@ -30,6 +30,7 @@
 #include "portasim/sfap/impl/batch_pool.hpp"
 #include "portasim/sfap/impl/host_kernels.hpp"
 #include "portasim/sfap/impl/projection.hpp"
+#include "portasim/sfap/impl/tiled_projection.hpp"
 #include "portasim/sfap/physics.hpp"
 
 namespace portasim::sfap::impl {
@@ -151,13 +152,9 @@ void compute_batch(
     const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
     const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& t,
     const Matrix<typename ExecutionSpace::memory_space>& zbuf,
-    const Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>&
-        mirror,
     const Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>&
         flags,
     const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
-    const Kokkos::View<double**, typename ExecutionSpace::array_layout,
-                       typename ExecutionSpace::memory_space>& P,
     const Kokkos::View<double**, typename ExecutionSpace::array_layout,
                        typename ExecutionSpace::memory_space>& iap,
     const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
@@ -180,85 +177,55 @@ void compute_batch(
         const FiberGrid g = grids(f0 + fb);
         zbuf(fb, k) = k <= g.n_z ? g.z(k) : 0.0;
       });
-  // points: decisions and the volume conductor for every electrode
+  // points: the decisions of every grid point (rows past a fiber's grid are never read)
   Kokkos::parallel_for(
       "portasim::sfap::points", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nbatch * nzmax),
       KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int64_t fb = i / nzmax, k = i % nzmax, f = f0 + fb;
-        const FiberGrid g = grids(f);
-        if (k >= g.n_z) {
-          for (std::int64_t e = 0; e < ne_padded; ++e) H(fb, k, e) = 0;
-          return;
-        }
+        const std::int64_t fb = i / nzmax, k = i % nzmax;
+        const FiberGrid& g = grids(f0 + fb);
+        if (k >= g.n_z) return;
         const BatchRowZ<MemorySpace> z{zbuf, fb};
-        const PointCoefficients c = point_coefficients(g, z, k, suppress, half_width);
-        mirror(fb, k) = c.mirror;
-        flags(fb, k) = static_cast<std::uint8_t>((c.long_on ? 1 : 0) | (c.keep ? 2 : 0));
-        const double zk = z(k);
-        // Padding electrodes repeat the last one and store 0: a select, so the loop
-        // vectorizes on the host.
-        PORTASIM_SIMD
-        for (std::int64_t e = 0; e < ne_padded; ++e) {
-          const std::int64_t eu = e < ne ? e : ne - 1;
-          const double r = clamp_radius(
-              radial_distance(centers(f, 0), centers(f, 1), el(eu, 0), el(eu, 1)), min_r);
-          const double h = elementary_response(zk, r, el(eu, 2), sigma_r, sigma_z);
-          H(fb, k, e) = e < ne ? h : 0.0;
-        }
+        flags(fb, k) = row_flags(point_coefficients(g, z, k, suppress, half_width));
       });
-  // source: psi on the extended grids (one evaluation of f per point), then the current density.
-  // Three-dimensional ranges (time, fiber, point): no integer division per element.
-  using md_policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<3>>;
-  const std::int64_t pstride = nzmax + 1;
-  // Tiles: 32 consecutive times (coalesced in the time-fastest layout) x 8 points = 256
-  // threads per block.
-  const std::int64_t tile_j = 32, tile_k = 8, tile_f = 1;
+  // responses: the volume conductor of every point for every electrode, electrodes fastest
+  // so that a warp's stores are contiguous; padding electrodes and points past a fiber's grid
+  // hold 0.
+  Kokkos::parallel_for(
+      "portasim::sfap::responses",
+      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nbatch * nzmax * ne_padded),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t e = i % ne_padded, point = i / ne_padded;
+        const std::int64_t fb = point / nzmax, k = point % nzmax, f = f0 + fb;
+        double h = 0.0;
+        if (e < ne && k < grids(f).n_z) {
+          const double r = clamp_radius(
+              radial_distance(centers(f, 0), centers(f, 1), el(e, 0), el(e, 1)), min_r);
+          h = elementary_response(zbuf(fb, k), r, el(e, 2), sigma_r, sigma_z);
+        }
+        H(fb, k, e) = h;
+      });
   if (!corrected) {
-    Kokkos::parallel_for(
-        "portasim::sfap::psi",
-        md_policy(exec, {0, 0, 0}, {nt, nbatch, pstride}, {tile_j, tile_f, tile_k}),
-        KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t fb, const std::int64_t k) {
-          const FiberGrid& g = grids(f0 + fb);
-          // The projection reads psi(k) only where the long window holds at k or k - 1 (LW[k]
-          // = psi[k+1] - psi[k], and SW copies LW). Behind the wave on the short side psi is
-          // non-zero but never read: skipping it saves up to half of the exponentials and
-          // changes no value that is read.
-          const bool read = k <= g.n_z && ((k < g.n_z && (flags(fb, k) & 1)) ||
-                                           (k > 0 && (flags(fb, k - 1) & 1)));
-          P(j, fb * pstride + k) =
-              read ? psi(g.right_longer, g.zi, g.v, t(j), zbuf(fb, k), d1) : 0.0;
-        });
+    // MyoGen's source, formed in each projection team's scratch from psi where it is read.
+    project_source_tiles_dispatch(exec, ec, SourceTiles<ExecutionSpace>{zbuf, flags, t, d1}, H,
+                                  grids, S, partial, f0, nbatch, o.dz_weighted);
+    return;
   }
-  if (corrected) {
-    Kokkos::parallel_for(
-        "portasim::sfap::corrected_source",
-        md_policy(exec, {0, 0, 0}, {nt, nbatch, nzmax}, {tile_j, tile_f, tile_k}),
-        KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t fb, const std::int64_t k) {
-          const FiberGrid& g = grids(f0 + fb);
-          const BatchRowZ<MemorySpace> z{zbuf, fb};
-          iap(j, fb * nzmax + k) =
-              k < g.n_z ? corrected_current_density(g, z, k, t(j), d1, suppress, half_width) : 0.0;
-        });
-    project_dispatch(exec, ec, SourceFromBuffer<ExecutionSpace>{iap, nzmax, zbuf, t, false}, H,
-                     grids, S, partial, f0, nbatch, o.dz_weighted);
-  } else if (!source_in_buffer(corrected, ne, ec)) {
-    // One block of electrodes: the projection forms the source from psi as it goes, once.
-    project_dispatch(exec, ec, SourceFromPsi<ExecutionSpace>{P, mirror, flags, pstride, zbuf, t}, H,
-                     grids, S, partial, f0, nbatch, o.dz_weighted);
-  } else {
-    // Several blocks: the current density once per (time, point) into the buffer, which every
-    // block reads; formed inside the projection, it was computed again for each block.
-    const SourceFromPsi<ExecutionSpace> from_psi{P, mirror, flags, pstride, zbuf, t};
-    Kokkos::parallel_for(
-        "portasim::sfap::source",
-        md_policy(exec, {0, 0, 0}, {nt, nbatch, nzmax}, {tile_j, tile_f, tile_k}),
-        KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t fb, const std::int64_t k) {
-          const FiberGrid& g = grids(f0 + fb);
-          iap(j, fb * nzmax + k) = k < g.n_z ? from_psi(g, j, fb, k) : 0.0;
-        });
-    project_dispatch(exec, ec, SourceFromBuffer<ExecutionSpace>{iap, nzmax, zbuf, t, true}, H,
-                     grids, S, partial, f0, nbatch, o.dz_weighted);
-  }
+  // The corrected source into its buffer first, then projected from there. Three-dimensional
+  // ranges (time, fiber, point): no integer division per element; tiles of 32 consecutive
+  // times (coalesced in the time-fastest layout) by 8 points.
+  using md_policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<3>>;
+  const std::int64_t tile_j = 32, tile_k = 8, tile_f = 1;
+  Kokkos::parallel_for(
+      "portasim::sfap::corrected_source",
+      md_policy(exec, {0, 0, 0}, {nt, nbatch, nzmax}, {tile_j, tile_f, tile_k}),
+      KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t fb, const std::int64_t k) {
+        const FiberGrid& g = grids(f0 + fb);
+        const BatchRowZ<MemorySpace> z{zbuf, fb};
+        iap(j, fb * nzmax + k) =
+            k < g.n_z ? corrected_current_density(g, z, k, t(j), d1, suppress, half_width) : 0.0;
+      });
+  project_dispatch(exec, ec, SourceFromBuffer<ExecutionSpace>{iap, nzmax}, H, grids, S, partial, f0,
+                   nbatch, o.dz_weighted);
 }
 
 // The pre-shift SFAPs of every fiber on a device, in batches under the buffer budget.
@@ -275,10 +242,11 @@ void compute_in_batches(
   const int ec = electrode_block(ne);
   const std::int64_t ne_padded = (ne + ec - 1) / ec * ec;
   const std::int64_t shares = projection_shares(nzmax);
-  // The current-density buffer serves the corrected source and several electrode blocks.
-  const bool source_buffer = source_in_buffer(o.corrected_source, ne, ec);
+  // Only the corrected source goes through a current-density buffer; MyoGen's is formed in
+  // the projection's teams.
+  const bool source_buffer = o.corrected_source;
   const double per_fiber =
-      (static_cast<double>(nzmax + 1) * static_cast<double>(nt + ne_padded + 3) +
+      (static_cast<double>(nzmax + 1) * static_cast<double>(ne_padded + 2) +
        (source_buffer ? static_cast<double>(nzmax) * static_cast<double>(nt) : 0.0) +
        (shares > 1 ? static_cast<double>(shares * nt * ne) : 0.0)) *
       8.0;
@@ -294,35 +262,26 @@ void compute_in_batches(
   auto block = [&](std::int64_t count, std::size_t size) {
     return BatchPool<ExecutionSpace>::allocate(exec, static_cast<std::size_t>(count) * size);
   };
-  const std::int64_t psi_rows = o.corrected_source ? 0 : nt;
-  const std::int64_t psi_cols = o.corrected_source ? 0 : nbatch * (nzmax + 1);
   const std::int64_t iap_rows = source_buffer ? nt : 0,
                      iap_cols = source_buffer ? nbatch * nzmax : 0;
   const std::int64_t partials = shares > 1 ? shares * nt * ne * nbatch : 0;
   const PoolBlock z_block = block(nbatch * (nzmax + 1), sizeof(double)),
-                  mirror_block = block(nbatch * nzmax, sizeof(std::int64_t)),
                   flags_block = block(nbatch * nzmax, sizeof(std::uint8_t)),
                   h_block = block(nbatch * nzmax * ne_padded, sizeof(double)),
-                  psi_block = block(psi_rows * psi_cols, sizeof(double)),
                   iap_block = block(iap_rows * iap_cols, sizeof(double)),
                   partial_block = block(partials, sizeof(double));
   const Matrix<MemorySpace> zbuf(static_cast<double*>(z_block.data()), nbatch, nzmax + 1);
-  const Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemorySpace> mirror(
-      static_cast<std::int64_t*>(mirror_block.data()), nbatch, nzmax);
   const Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, MemorySpace> flags(
       static_cast<std::uint8_t*>(flags_block.data()), nbatch, nzmax);
   const Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> H(
       static_cast<double*>(h_block.data()), nbatch, nzmax, ne_padded);  // (fiber, point, electrode)
-  const Kokkos::View<double**, Layout, MemorySpace> P(static_cast<double*>(psi_block.data()),
-                                                      psi_rows, psi_cols);
   const Kokkos::View<double**, Layout, MemorySpace> iap(static_cast<double*>(iap_block.data()),
                                                         iap_rows, iap_cols);
   const Kokkos::View<double*, MemorySpace> partial(static_cast<double*>(partial_block.data()),
                                                    partials);
   for (std::int64_t f0 = 0; f0 < nf; f0 += nbatch) {
     const std::int64_t nb = std::min(nbatch, nf - f0);
-    compute_batch(exec, in, o, grids, t, zbuf, mirror, flags, H, P, iap, S, partial, f0, nb, min_r,
-                  ec);
+    compute_batch(exec, in, o, grids, t, zbuf, flags, H, iap, S, partial, f0, nb, min_r, ec);
   }
 }
 

@@ -1,0 +1,231 @@
+#pragma once
+// The projection of MyoGen's source on a device with psi formed tile by tile in team scratch:
+// S[j, e, f] = sum_k IAP(k, j) h_e[k]. A team holds a tile of times of one fiber and a share of
+// its points; for each chunk of rows its threads first evaluate psi at the chunk's rows and at
+// the rows their mirrors read, for every time of the tile, one value per thread at a time;
+// then each thread forms its time's source of each row from those values and adds it into
+// the sums of its block of electrodes. Neither psi nor the current density goes through device
+// memory. docs/design/sfap-projection.md, rules 2 and 4.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "portasim/core/compat.hpp"
+#include "portasim/sfap/impl/projection.hpp"
+#include "portasim/sfap/physics.hpp"
+
+namespace portasim::sfap::impl {
+
+// The point decisions that the points kernel stores per row, as bits.
+enum RowFlag : std::uint8_t { row_long_on = 1, row_kept = 2, row_has_mirror = 4 };
+
+KOKKOS_INLINE_FUNCTION std::uint8_t row_flags(const PointCoefficients& c) {
+  return static_cast<std::uint8_t>((c.long_on ? row_long_on : 0) | (c.keep ? row_kept : 0) |
+                                   (c.mirror >= 0 ? row_has_mirror : 0));
+}
+
+// A team's shape: `blocks` blocks of electrodes (at most 32, more go to further teams) by
+// `times` consecutive times, times fastest so that a warp shares its rows and its block's h.
+// A chunk has rows_per_block rows per block: each thread forms the source of that many rows.
+struct TileShape {
+  int blocks = 1, times = 32, rows_per_block = 8;
+  int team_size() const { return blocks * times; }
+  int chunk_rows() const { return rows_per_block * blocks; }
+  // The team's scratch: psi at the chunk's rows and at their mirrors, and the source.
+  std::size_t scratch_doubles() const {
+    return static_cast<std::size_t>(3 * chunk_rows() + 2) * static_cast<std::size_t>(times);
+  }
+};
+
+// A warp of times (fewer with more than 8 blocks, so that a team has at most 256 threads):
+// the team's rows are those of its last time, whose wave has gone furthest, and a tile of few
+// times adds few rows that its earlier times' waves have not reached. A chunk of n rows
+// evaluates psi at n + 1 of them: sixteen rows for one block, whose thread forms them all
+// alone; eight per block with several, or four where eight would take more scratch than a
+// team gets without opting in (48 KiB).
+inline TileShape tile_shape(std::int64_t electrode_blocks) {
+  constexpr int max_blocks = 32;
+  constexpr std::size_t max_scratch_bytes = 48 * 1024 - 256;  // less the views' alignment
+  TileShape s;
+  s.blocks = static_cast<int>(electrode_blocks < max_blocks ? electrode_blocks : max_blocks);
+  int padded = 1;
+  while (padded < s.blocks) padded *= 2;
+  s.times = padded <= 8 ? 32 : 256 / padded;
+  if (s.blocks == 1) s.rows_per_block = 16;
+  if (s.scratch_doubles() * sizeof(double) > max_scratch_bytes) s.rows_per_block = 4;
+  return s;
+}
+
+// What the tiles read of a batch: the extended grids, the point decisions and the times.
+template <class ExecutionSpace>
+struct SourceTiles {
+  using memory_space = typename ExecutionSpace::memory_space;
+  Matrix<memory_space> zbuf;                                             // (nbatch, nzmax + 1)
+  Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, memory_space> flags;  // (nbatch, nzmax)
+  Kokkos::View<const double*, memory_space> t;
+  double d1 = 96.0;
+};
+
+// MyoGen's source of row k = k0 + r from the chunk's psi values (current_density_from_psi):
+// long(i) = psi(k0 + i) and mirrored(i) = psi(m_last + i), m_last the mirror of the chunk's
+// last row, so that row r's mirror n_z - 1 - (k - shift) is m_last + rows - 1 - r. A wave
+// that the chunk's rows cannot have (has_long, has_mirror false) is exactly 0.
+template <class LongValues, class MirroredValues>
+KOKKOS_INLINE_FUNCTION double source_of_row(const FiberGrid& g, std::uint8_t flags, int r,
+                                            int rows, bool has_long, bool has_mirror,
+                                            const LongValues& long_psi,
+                                            const MirroredValues& mirrored_psi) {
+  if (!(flags & row_kept)) return 0.0;
+  const bool long_on = (flags & row_long_on) != 0, mirror = (flags & row_has_mirror) != 0;
+  const double lw = long_on && has_long ? long_wave(g, long_psi(r + 1) - long_psi(r)) : 0.0;
+  const double mw =
+      mirror && has_mirror ? long_wave(g, mirrored_psi(rows - r) - mirrored_psi(rows - 1 - r))
+                           : 0.0;
+  return current_density_from_waves(g, true, long_on, mirror, lw, mw);
+}
+
+// partial(s, j, e, fb) = sum over k in share s of IAP(k, j) h_e[k], k ascending, as
+// project_batch sums it (the rows outside the window add exact zeros), then the shares in
+// order; with one share the team writes S itself.
+template <class ExecutionSpace, int EC>
+void project_source_tiles(
+    const ExecutionSpace& exec, const SourceTiles<ExecutionSpace>& source,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
+    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+    const Kokkos::View<double*, typename ExecutionSpace::memory_space>& partial, std::int64_t f0,
+    std::int64_t nbatch, bool dz_weighted) {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  // At most 64 registers, so that four teams of up to 256 threads share a multiprocessor: the
+  // loads of h and of the grid wait on memory, and more warps hide that (design notes).
+  using team_policy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<256, 4>>;
+  using member = typename team_policy::member_type;
+  using scratch_tile = Kokkos::View<double**, Kokkos::LayoutRight,
+                                    typename ExecutionSpace::scratch_memory_space,
+                                    Kokkos::MemoryUnmanaged>;
+  const std::int64_t nt = S.extent(0), ne = S.extent(1);
+  const std::int64_t blocks = (ne + EC - 1) / EC, shares = projection_shares(H.extent(1));
+  const TileShape shape = tile_shape(blocks);
+  const int team_times = shape.times, chunk = shape.chunk_rows();
+  const std::int64_t groups = (blocks + shape.blocks - 1) / shape.blocks;
+  const std::int64_t tiles = (nt + team_times - 1) / team_times;
+  const std::int64_t h_stride = static_cast<std::int64_t>(H.stride(1));
+  const std::size_t bytes = 2 * scratch_tile::shmem_size(chunk + 1, team_times) +
+                            scratch_tile::shmem_size(chunk, team_times);
+  const auto zbuf = source.zbuf;
+  const auto flags = source.flags;
+  const auto t = source.t;
+  const double d1 = source.d1;
+  Kokkos::parallel_for(
+      "portasim::sfap::project_tiles",
+      team_policy(exec, static_cast<int>(nbatch * shares * tiles * groups), shape.team_size())
+          .set_scratch_size(0, Kokkos::PerTeam(bytes)),
+      KOKKOS_LAMBDA(const member& team) {
+        std::int64_t rank = team.league_rank();
+        const std::int64_t group = rank % groups;
+        rank /= groups;
+        const std::int64_t tile = rank % tiles;
+        rank /= tiles;
+        const std::int64_t share = rank % shares, fb = rank / shares, f = f0 + fb;
+        const int lane = team.team_rank() % team_times, block = team.team_rank() / team_times;
+        const std::int64_t j = tile * team_times + lane;
+        const std::int64_t e0 = (group * shape.blocks + block) * EC;
+        const bool sums = j < nt && e0 < ne;  // whether this thread has sums to add and store
+        const FiberGrid g = grids(f);
+        const BatchRowZ<MemorySpace> z{zbuf, fb};
+        // The rows with a source only grow as the wave advances, so the tile's last time
+        // bounds every time's.
+        const std::int64_t j_last =
+            (tile + 1) * team_times < nt ? (tile + 1) * team_times - 1 : nt - 1;
+        const SourceRows rows = source_rows(g, z, t(j_last));
+        std::int64_t k_lo = 0, k_hi = -1;
+        source_window(g, z, t(j_last), k_lo, k_hi);
+        const std::int64_t share_lo = share * projection_share;
+        if (k_lo < share_lo) k_lo = share_lo;
+        if (k_hi > share_lo + projection_share - 1) k_hi = share_lo + projection_share - 1;
+        const scratch_tile long_tile(team.team_scratch(0), chunk + 1, team_times);
+        const scratch_tile mirror_tile(team.team_scratch(0), chunk + 1, team_times);
+        const scratch_tile source_tile(team.team_scratch(0), chunk, team_times);
+        const auto long_psi = [&](int i) { return long_tile(i, lane); };
+        const auto mirrored_psi = [&](int i) { return mirror_tile(i, lane); };
+        // psi at this thread's time of rows outside the grid (never used) is taken at its ends.
+        const auto psi_at = [&](std::int64_t k, double time) {
+          const std::int64_t inside = k < 0 ? 0 : (k > g.n_z ? g.n_z : k);
+          return psi(g.right_longer, g.zi, g.v, time, z(inside), d1);
+        };
+        const double tj = j < nt ? t(j) : t(j_last);
+        // With one block a thread reads only what it wrote itself: no barriers.
+        const auto barrier = [&]() {
+          if (shape.blocks > 1) team.team_barrier();
+        };
+        double acc[EC];
+        for (int e = 0; e < EC; ++e) acc[e] = 0;
+        for (std::int64_t k0 = k_lo; k0 <= k_hi; k0 += chunk) {
+          const std::int64_t k_end = k0 + chunk - 1;
+          const bool has_long = k0 <= rows.long_hi && k_end >= rows.long_lo;
+          const bool has_mirror = k0 <= rows.mirror_hi && k_end >= rows.mirror_lo;
+          const std::int64_t m_last = g.n_z - 1 - (k_end - g.mirror_shift);
+          // psi at the chunk's rows and at its mirror rows, where the chunk reads them.
+          PORTASIM_NO_UNROLL
+          for (int i = block; i <= chunk; i += shape.blocks) {
+            if (has_long) long_tile(i, lane) = psi_at(k0 + i, tj);
+            if (has_mirror) mirror_tile(i, lane) = psi_at(m_last + i, tj);
+          }
+          barrier();
+          // The source of this thread's run of rows, at its time (0 past k_hi).
+          PORTASIM_NO_UNROLL
+          for (int i = 0; i < shape.rows_per_block; ++i) {
+            const int r = block * shape.rows_per_block + i;
+            source_tile(r, lane) = k0 + r <= k_hi ? source_of_row(g, flags(fb, k0 + r), r, chunk,
+                                                                  has_long, has_mirror, long_psi,
+                                                                  mirrored_psi)
+                                                  : 0.0;
+          }
+          barrier();
+          if (sums) {
+            const int n = k_hi - k0 + 1 < chunk ? static_cast<int>(k_hi - k0 + 1) : chunk;
+            const double* a = &source_tile(0, lane);  // rows team_times apart
+            const double* h = &H(fb, k0, e0);         // rows h_stride apart, electrodes contiguous
+            for (int r = 0; r < n; ++r, a += team_times, h += h_stride)
+              for (int e = 0; e < EC; ++e) acc[e] += *a * h[e];
+          }
+          barrier();
+        }
+        if (!sums) return;
+        const double weight = dz_weighted ? g.dz_hat : 1.0;
+        for (int e = 0; e < EC; ++e) {
+          if (e0 + e >= ne) continue;
+          if (shares == 1) S(j, e0 + e, f) = weight == 1.0 ? acc[e] : acc[e] * weight;
+          else partial(((share * nt + j) * ne + e0 + e) * nbatch + fb) = acc[e];
+        }
+      });
+  if (shares > 1) add_shares(exec, grids, S, partial, f0, nbatch, shares, dz_weighted);
+}
+
+template <class ExecutionSpace>
+void project_source_tiles_dispatch(
+    const ExecutionSpace& exec, int ec, const SourceTiles<ExecutionSpace>& source,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
+    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+    const Kokkos::View<double*, typename ExecutionSpace::memory_space>& partial, std::int64_t f0,
+    std::int64_t nbatch, bool dz_weighted) {
+  switch (ec) {
+    case 1:
+      project_source_tiles<ExecutionSpace, 1>(exec, source, H, grids, S, partial, f0, nbatch,
+                                              dz_weighted);
+      break;
+    case 2:
+      project_source_tiles<ExecutionSpace, 2>(exec, source, H, grids, S, partial, f0, nbatch,
+                                              dz_weighted);
+      break;
+    default:
+      project_source_tiles<ExecutionSpace, 4>(exec, source, H, grids, S, partial, f0, nbatch,
+                                              dz_weighted);
+      break;
+  }
+}
+
+}  // namespace portasim::sfap::impl
