@@ -41,10 +41,8 @@ struct TileShape {
 
 // A warp of times (fewer with more than 8 blocks, so that a team has at most 256 threads):
 // the team's rows are those of its last time, whose wave has gone furthest, and a tile of few
-// times adds few rows that its earlier times' waves have not reached. A chunk of n rows
-// evaluates psi at n + 1 of them: sixteen rows for one block, whose thread forms them all
-// alone; eight per block with several, or four where eight would take more scratch than a
-// team gets without opting in (48 KiB).
+// times adds few rows that its earlier times' waves have not reached. Eight rows per block,
+// or four where eight would take more scratch than a team gets without opting in (48 KiB).
 inline TileShape tile_shape(std::int64_t electrode_blocks) {
   constexpr int max_blocks = 32;
   constexpr std::size_t max_scratch_bytes = 48 * 1024 - 256;  // less the views' alignment
@@ -53,7 +51,6 @@ inline TileShape tile_shape(std::int64_t electrode_blocks) {
   int padded = 1;
   while (padded < s.blocks) padded *= 2;
   s.times = padded <= 8 ? 32 : 256 / padded;
-  if (s.blocks == 1) s.rows_per_block = 16;
   if (s.scratch_doubles() * sizeof(double) > max_scratch_bytes) s.rows_per_block = 4;
   return s;
 }
@@ -62,7 +59,7 @@ inline TileShape tile_shape(std::int64_t electrode_blocks) {
 template <class ExecutionSpace>
 struct SourceTiles {
   using memory_space = typename ExecutionSpace::memory_space;
-  Matrix<memory_space> zbuf;                                             // (nbatch, nzmax + 1)
+  Matrix<memory_space> zbuf;                                              // (nbatch, nzmax + 1)
   Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, memory_space> flags;  // (nbatch, nzmax)
   Kokkos::View<const double*, memory_space> t;
   double d1 = 96.0;
@@ -73,16 +70,16 @@ struct SourceTiles {
 // last row, so that row r's mirror n_z - 1 - (k - shift) is m_last + rows - 1 - r. A wave
 // that the chunk's rows cannot have (has_long, has_mirror false) is exactly 0.
 template <class LongValues, class MirroredValues>
-KOKKOS_INLINE_FUNCTION double source_of_row(const FiberGrid& g, std::uint8_t flags, int r,
-                                            int rows, bool has_long, bool has_mirror,
+KOKKOS_INLINE_FUNCTION double source_of_row(const FiberGrid& g, std::uint8_t flags, int r, int rows,
+                                            bool has_long, bool has_mirror,
                                             const LongValues& long_psi,
                                             const MirroredValues& mirrored_psi) {
   if (!(flags & row_kept)) return 0.0;
   const bool long_on = (flags & row_long_on) != 0, mirror = (flags & row_has_mirror) != 0;
   const double lw = long_on && has_long ? long_wave(g, long_psi(r + 1) - long_psi(r)) : 0.0;
-  const double mw =
-      mirror && has_mirror ? long_wave(g, mirrored_psi(rows - r) - mirrored_psi(rows - 1 - r))
-                           : 0.0;
+  const double mw = mirror && has_mirror
+                        ? long_wave(g, mirrored_psi(rows - r) - mirrored_psi(rows - 1 - r))
+                        : 0.0;
   return current_density_from_waves(g, true, long_on, mirror, lw, mw);
 }
 
@@ -102,9 +99,9 @@ void project_source_tiles(
   // loads of h and of the grid wait on memory, and more warps hide that (design notes).
   using team_policy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<256, 4>>;
   using member = typename team_policy::member_type;
-  using scratch_tile = Kokkos::View<double**, Kokkos::LayoutRight,
-                                    typename ExecutionSpace::scratch_memory_space,
-                                    Kokkos::MemoryUnmanaged>;
+  using scratch_tile =
+      Kokkos::View<double**, Kokkos::LayoutRight, typename ExecutionSpace::scratch_memory_space,
+                   Kokkos::MemoryUnmanaged>;
   const std::int64_t nt = S.extent(0), ne = S.extent(1);
   const std::int64_t blocks = (ne + EC - 1) / EC, shares = projection_shares(H.extent(1));
   const TileShape shape = tile_shape(blocks);
@@ -178,10 +175,10 @@ void project_source_tiles(
           PORTASIM_NO_UNROLL
           for (int i = 0; i < shape.rows_per_block; ++i) {
             const int r = block * shape.rows_per_block + i;
-            source_tile(r, lane) = k0 + r <= k_hi ? source_of_row(g, flags(fb, k0 + r), r, chunk,
-                                                                  has_long, has_mirror, long_psi,
-                                                                  mirrored_psi)
-                                                  : 0.0;
+            source_tile(r, lane) = k0 + r <= k_hi
+                                       ? source_of_row(g, flags(fb, k0 + r), r, chunk, has_long,
+                                                       has_mirror, long_psi, mirrored_psi)
+                                       : 0.0;
           }
           barrier();
           if (sums) {
