@@ -1,11 +1,11 @@
 #pragma once
 // The projection of MyoGen's source on a device with psi formed tile by tile in team scratch:
 // S[j, e, f] = sum_k IAP(k, j) h_e[k]. A team holds a tile of times of one fiber and a share of
-// its points; for each chunk of rows its threads first evaluate psi at the chunk's rows and at
-// the rows their mirrors read, for every time of the tile, one value per thread at a time;
-// then each thread forms its time's source of each row from those values and adds it into
-// the sums of its block of electrodes. Neither psi nor the current density goes through device
-// memory. docs/design/sfap-projection.md, rules 2 and 4.
+// its points. For each chunk of rows its threads evaluate psi at the chunk's rows and at the
+// rows their mirrors read, for every time of the tile; then form the source of each (row,
+// time) once, each thread a run of rows at its time; then each thread adds the chunk into
+// its time's sums for its block of electrodes. Neither psi nor the current density goes
+// through device memory. docs/design/sfap-projection.md, rules 2 to 4.
 
 #include <Kokkos_Core.hpp>
 
