@@ -58,9 +58,12 @@ KOKKOS_INLINE_FUNCTION double pairwise_sum_block(const Values& value, std::int64
 // NumPy's recursion (n <= 128: one block; else split at n2 = n/2 rounded down to a multiple of
 // 8, left half first, then left + right) as a loop over an explicit stack, so that device code
 // neither recurses nor inlines a tree of calls. Depth <= log2(n/128) + 1 < 48 for any n.
-template <class Values>
-KOKKOS_INLINE_FUNCTION double pairwise_sum(const Values& value, std::int64_t n) {
-  if (n <= 128) return pairwise_sum_block(value, 0, n);
+// `block(offset, length)` gives the sum of one block of at most 128 values; it is called for
+// the blocks from left to right, so a caller may record them, or hand back sums formed
+// elsewhere in the same order.
+template <class Block>
+KOKKOS_INLINE_FUNCTION double pairwise_tree(Block& block, std::int64_t n) {
+  if (n <= 128) return block(std::int64_t(0), n);
   std::int64_t off[48], len[48];
   double left[48];
   int stage[48];  // 0: left half pending, 1: right half pending
@@ -77,7 +80,7 @@ KOKKOS_INLINE_FUNCTION double pairwise_sum(const Values& value, std::int64_t n) 
       stage[top + 1] = 0;
       ++top;
     }
-    double ret = pairwise_sum_block(value, off[top], len[top]);
+    double ret = block(off[top], len[top]);
     --top;
     while (true) {  // hand the value up
       std::int64_t n2 = len[top] / 2;
@@ -96,6 +99,21 @@ KOKKOS_INLINE_FUNCTION double pairwise_sum(const Values& value, std::int64_t n) 
       --top;
     }
   }
+}
+
+template <class Values>
+struct PairwiseBlocks {
+  const Values* value;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t offset, std::int64_t n) const {
+    return pairwise_sum_block(*value, offset, n);
+  }
+};
+
+// NumPy's pairwise sum of value(0 .. n-1).
+template <class Values>
+KOKKOS_INLINE_FUNCTION double pairwise_sum(const Values& value, std::int64_t n) {
+  PairwiseBlocks<Values> blocks{&value};
+  return pairwise_tree(blocks, n);
 }
 
 // ---- Grid of one fiber --------------------------------------------------------------------
@@ -164,19 +182,31 @@ KOKKOS_INLINE_FUNCTION FiberGrid grid_points(double zi, double left, double righ
   return g;
 }
 
-// Everything a fiber's source needs, from its end-plate, velocity and diameter.
-KOKKOS_INLINE_FUNCTION FiberGrid make_fiber_grid(double zi, double left, double right, double dz,
-                                                 double v, double d, double sigma_i) {
+// Everything a fiber's source needs but what follows from dz_hat.
+KOKKOS_INLINE_FUNCTION FiberGrid fiber_grid_points(double zi, double left, double right, double dz,
+                                                   double v, double d, double sigma_i) {
   FiberGrid g = grid_points(zi, left, right, dz);
   g.L1 = right - zi;
   g.L2 = zi - left;
   g.v = v;
   g.right_longer = g.L1 >= g.L2;
   g.scale = sigma_i * pi * ((d / 2) * (d / 2));
-  GridZ zz{&g};
-  g.dz_hat = mean_diff(zz, g.n_z);
+  return g;
+}
+
+// The rest, from dz_hat = mean(diff(z)).
+KOKKOS_INLINE_FUNCTION void finish_fiber_grid(FiberGrid& g, double dz_hat) {
+  g.dz_hat = dz_hat;
   g.z_ext_last = g.z(g.n_z - 1) + g.dz_hat;
   g.mirror_shift = mirror_shift(g.L1, g.L2, g.z_ext_last, g.dz_hat);
+}
+
+// Everything a fiber's source needs, from its end-plate, velocity and diameter.
+KOKKOS_INLINE_FUNCTION FiberGrid make_fiber_grid(double zi, double left, double right, double dz,
+                                                 double v, double d, double sigma_i) {
+  FiberGrid g = fiber_grid_points(zi, left, right, dz, v, d, sigma_i);
+  GridZ zz{&g};
+  finish_fiber_grid(g, mean_diff(zz, g.n_z));
   return g;
 }
 

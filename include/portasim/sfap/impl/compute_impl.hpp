@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "portasim/core/compat.hpp"
 #include "portasim/core/counter_rng.hpp"
@@ -28,6 +29,7 @@
 #include "portasim/core/transfers.hpp"
 #include "portasim/sfap/compute.hpp"
 #include "portasim/sfap/impl/batch_pool.hpp"
+#include "portasim/sfap/impl/fiber_grids.hpp"
 #include "portasim/sfap/impl/host_kernels.hpp"
 #include "portasim/sfap/impl/projection.hpp"
 #include "portasim/sfap/impl/tiled_projection.hpp"
@@ -56,35 +58,88 @@ enum InputFlaw : int {
   flaw_electrodes = 32
 };
 
-template <class ExecutionSpace, class MemorySpace>
-int input_flaws(const ExecutionSpace& exec, const Inputs<MemorySpace>& in, bool check_paths) {
-  const std::int64_t nf = in.endplate_z.extent(0), ne = in.electrode_positions.extent(0);
-  const auto centers = in.fiber_centers;
-  const auto zi = in.endplate_z;
-  const auto v = in.conduction_velocity;
-  const auto d = in.diameter;
-  const auto paths = in.nerve_paths;
-  const auto el = in.electrode_positions;
-  const double left = in.left_mm, right = in.right_mm;
+template <class MemorySpace>
+struct ViewValues {
+  Kokkos::View<const double*, MemorySpace> x;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i) const { return x(i); }
+};
+
+// What compute needs to know of its inputs before it sizes anything, in one pass and one
+// synchronisation: the flaws of the block's values (InputFlaw bits), the longest duration
+// max(L1, L2)/v of every fiber of the unit (its time axis is the whole unit's), and NumPy's
+// pairwise sum of every fiber's diameter (whose mean is the default minimum radius), which
+// work item 0 forms alone while the others add an exact 0.
+struct InputSummary {
   int flaws = 0;
+  double longest = 0;
+  double diameter_sum = 0;
+};
+
+template <class MemorySpace>
+struct SummarizeInputs {
+  using value_type = InputSummary;
+  Inputs<MemorySpace> block;  // the fibers this call computes
+  Inputs<MemorySpace> all;    // every fiber of the unit
+  bool check_paths = false, sum_diameters = false;
+
+  KOKKOS_INLINE_FUNCTION void init(value_type& s) const {
+    s.flaws = 0;
+    s.longest = 0;
+    s.diameter_sum = 0;
+  }
+  KOKKOS_INLINE_FUNCTION void join(value_type& a, const value_type& b) const {
+    a.flaws |= b.flaws;
+    if (b.longest > a.longest) a.longest = b.longest;
+    a.diameter_sum += b.diameter_sum;
+  }
+  // Kokkos 3.x joins through volatile references as well; goes with Kokkos 3 support.
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& a, const volatile value_type& b) const {
+    a.flaws |= b.flaws;
+    if (b.longest > a.longest) a.longest = b.longest;
+    a.diameter_sum += b.diameter_sum;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, value_type& s) const {
+    namespace m = compat::math;
+    const std::int64_t nf = block.endplate_z.extent(0), ne = block.electrode_positions.extent(0);
+    const double left = block.left_mm, right = block.right_mm;
+    if (i < nf) {
+      const double zi = block.endplate_z(i), v = block.conduction_velocity(i),
+                   d = block.diameter(i);
+      if (!m::isfinite(block.fiber_centers(i, 0)) || !m::isfinite(block.fiber_centers(i, 1)))
+        s.flaws |= flaw_centers;
+      if (!m::isfinite(zi) || !(zi >= left) || !(zi <= right)) s.flaws |= flaw_endplate;
+      if (!m::isfinite(v) || !(v > 0)) s.flaws |= flaw_velocity;
+      if (!m::isfinite(d) || !(d > 0)) s.flaws |= flaw_diameter;
+      if (check_paths &&
+          (!m::isfinite(block.nerve_paths(i, 0)) || !m::isfinite(block.nerve_paths(i, 1))))
+        s.flaws |= flaw_nerve_paths;
+    }
+    if (i < ne)
+      for (int c = 0; c < 3; ++c)
+        if (!m::isfinite(block.electrode_positions(i, c))) s.flaws |= flaw_electrodes;
+    const std::int64_t n_all = all.endplate_z.extent(0);
+    if (i < n_all) {
+      const double L1 = right - all.endplate_z(i), L2 = all.endplate_z(i) - left;
+      const double T = (L1 > L2 ? L1 : L2) / all.conduction_velocity(i);
+      if (T > s.longest) s.longest = T;
+    }
+    if (i == 0 && sum_diameters)
+      s.diameter_sum = pairwise_sum(ViewValues<MemorySpace>{all.diameter}, n_all);
+  }
+};
+
+template <class ExecutionSpace, class MemorySpace>
+InputSummary summarize_inputs(const ExecutionSpace& exec, const Inputs<MemorySpace>& block,
+                              const Inputs<MemorySpace>& all, bool check_paths,
+                              bool sum_diameters) {
+  const std::int64_t n = std::max({static_cast<std::int64_t>(block.endplate_z.extent(0)),
+                                   static_cast<std::int64_t>(block.electrode_positions.extent(0)),
+                                   static_cast<std::int64_t>(all.endplate_z.extent(0))});
+  InputSummary summary;
   Kokkos::parallel_reduce(
-      "portasim::sfap::validate", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, std::max(nf, ne)),
-      KOKKOS_LAMBDA(const std::int64_t i, int& f) {
-        namespace m = compat::math;
-        if (i < nf) {
-          if (!m::isfinite(centers(i, 0)) || !m::isfinite(centers(i, 1))) f |= flaw_centers;
-          if (!m::isfinite(zi(i)) || !(zi(i) >= left) || !(zi(i) <= right)) f |= flaw_endplate;
-          if (!m::isfinite(v(i)) || !(v(i) > 0)) f |= flaw_velocity;
-          if (!m::isfinite(d(i)) || !(d(i) > 0)) f |= flaw_diameter;
-          if (check_paths && (!m::isfinite(paths(i, 0)) || !m::isfinite(paths(i, 1))))
-            f |= flaw_nerve_paths;
-        }
-        if (i < ne)
-          for (int c = 0; c < 3; ++c)
-            if (!m::isfinite(el(i, c))) f |= flaw_electrodes;
-      },
-      Kokkos::BOr<int>(flaws));
-  return flaws;
+      "portasim::sfap::summarize_inputs", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+      SummarizeInputs<MemorySpace>{block, all, check_paths, sum_diameters}, summary);
+  return summary;
 }
 
 template <class ExecutionSpace, class MemorySpace>
@@ -102,24 +157,6 @@ double max_duration(const ExecutionSpace& exec, const Kokkos::View<const double*
   return 2 * tmax;
 }
 
-template <class MemorySpace>
-struct ViewValues {
-  Kokkos::View<const double*, MemorySpace> x;
-  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i) const { return x(i); }
-};
-
-// float(mean(d)) with NumPy's pairwise sum, on the device.
-template <class ExecutionSpace, class MemorySpace>
-double numpy_mean(const ExecutionSpace& exec, const Kokkos::View<const double*, MemorySpace>& x) {
-  const std::int64_t n = x.extent(0);
-  double sum = 0;
-  Kokkos::parallel_reduce(
-      "portasim::sfap::mean", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, 1),
-      KOKKOS_LAMBDA(const int, double& s) { s += pairwise_sum(ViewValues<MemorySpace>{x}, n); },
-      sum);
-  return sum / static_cast<double>(n);
-}
-
 template <class ExecutionSpace>
 void fill_time_axis(const ExecutionSpace& exec,
                     const Kokkos::View<double*, typename ExecutionSpace::memory_space>& t,
@@ -129,18 +166,24 @@ void fill_time_axis(const ExecutionSpace& exec,
       KOKKOS_LAMBDA(const std::int64_t j) { t(j) = arange_element(0.0, dt, j); });
 }
 
+// The time axis arange(0, T + dt, dt).
+template <class ExecutionSpace>
+Kokkos::View<double*, typename ExecutionSpace::memory_space> time_axis_of_duration(
+    const ExecutionSpace& exec, double T, double dt) {
+  const std::int64_t nt = arange_length(0.0, T + dt, dt);
+  Kokkos::View<double*, typename ExecutionSpace::memory_space> t(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_t"), nt);
+  fill_time_axis(exec, t, dt);
+  return t;
+}
+
 template <class ExecutionSpace>
 Kokkos::View<double*, typename ExecutionSpace::memory_space> time_axis_impl(
     const ExecutionSpace& exec,
     const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& zi,
     const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& v, double left,
     double right, double dt) {
-  const double T = max_duration(exec, zi, v, left, right);
-  const std::int64_t nt = arange_length(0.0, T + dt, dt);
-  Kokkos::View<double*, typename ExecutionSpace::memory_space> t(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_t"), nt);
-  fill_time_axis(exec, t, dt);
-  return t;
+  return time_axis_of_duration(exec, max_duration(exec, zi, v, left, right), dt);
 }
 
 // ---- compute ---------------------------------------------------------------------------------
@@ -323,32 +366,62 @@ void apply_delays(
     return;
   }
   const std::int64_t nt = S.extent(0), ne = S.extent(1), nf = S.extent(2), np = kernel.extent(1);
-  // One team per (fiber, electrode): the integer-shifted series x' and the fiber's kernel go to
-  // scratch, then y[j] = sum_m x'[m] c[(j - m) mod N'] for the team's threads over j.
-  const std::size_t bytes = scratch_view::shmem_size(nt) + scratch_view::shmem_size(np);
+  // One team per (fiber, electrode): the integer-shifted series x' and the fiber's kernel twice
+  // over (cc[u] = c[u mod N'], so that c[(j - m) mod N'] = cc[j - m + N'] without a branch) go
+  // to scratch. A thread sums four outputs, j + q ceil(nt/4), over m ascending, so that each
+  // load of x'(m) serves four independent sums, and only over the rows m that the shift
+  // fills (the others are exact zeros and add nothing).
+  constexpr int outputs = 4;
+  const std::int64_t rows = (nt + outputs - 1) / outputs;
+  const std::size_t bytes = scratch_view::shmem_size(nt) + scratch_view::shmem_size(2 * np);
   Kokkos::parallel_for(
       "portasim::sfap::delay",
       team_policy(exec, static_cast<int>(nf * ne), Kokkos::AUTO)
           .set_scratch_size(0, Kokkos::PerTeam(bytes)),
       KOKKOS_LAMBDA(const member& team) {
         const std::int64_t f = team.league_rank() / ne, e = team.league_rank() % ne;
-        const scratch_view x(team.team_scratch(0), nt), c(team.team_scratch(0), np);
+        const scratch_view x(team.team_scratch(0), nt), cc(team.team_scratch(0), 2 * np);
         const std::int64_t n = shift(f);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np), [&](const std::int64_t m) {
-          c(m) = kernel(f, m);
-          if (m < nt) {
-            const std::int64_t src = shifted_source(m, n, nt);
-            x(m) = src >= 0 ? S(src, e, f) : 0.0;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 2 * np), [&](const std::int64_t u) {
+          cc(u) = kernel(f, u < np ? u : u - np);
+          if (u < nt) {
+            const std::int64_t src = shifted_source(u, n, nt);
+            x(u) = src >= 0 ? S(src, e, f) : 0.0;
           }
         });
         team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nt), [&](const std::int64_t j) {
-          double y = 0;
-          for (std::int64_t m = 0; m <= j; ++m) y += x(m) * c(j - m);
-          for (std::int64_t m = j + 1; m < nt; ++m) y += x(m) * c(j - m + np);
-          out(j, e, f) = y;
+        const std::int64_t m0 = n < 0 ? 0 : (n > nt ? nt : n);
+        const std::int64_t m1 = nt + n < 0 ? 0 : (nt + n > nt ? nt : nt + n);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows), [&](const std::int64_t row) {
+          std::int64_t j[outputs];
+          double y[outputs];
+          PORTASIM_UNROLL
+          for (int q = 0; q < outputs; ++q) {
+            // An output past the series repeats the row's first and is never stored.
+            j[q] = row + q * rows < nt ? row + q * rows : row;
+            y[q] = 0.0;
+          }
+          for (std::int64_t m = m0; m < m1; ++m) {
+            const double xm = x(m);
+            PORTASIM_UNROLL
+            for (int q = 0; q < outputs; ++q) y[q] += xm * cc(j[q] - m + np);
+          }
+          PORTASIM_UNROLL
+          for (int q = 0; q < outputs; ++q)
+            if (row + q * rows < nt) out(j[q], e, f) = y[q];
         });
       });
+}
+
+// n values of T for one call, from the batch pool (batch_pool.hpp).
+template <class T, class ExecutionSpace>
+PooledView<T*, typename ExecutionSpace::memory_space> call_temporary(const ExecutionSpace& exec,
+                                                                     std::int64_t n) {
+  PoolBlock block =
+      BatchPool<ExecutionSpace>::allocate(exec, static_cast<std::size_t>(n) * sizeof(T));
+  using view_type = typename PooledView<T*, typename ExecutionSpace::memory_space>::view_type;
+  const view_type view(static_cast<T*>(block.data()), n);
+  return {std::move(block), view};
 }
 
 // Fibers [begin, end) of the inputs.
@@ -418,7 +491,9 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
           "sfap: jitter_sd_s must be finite and >= 0");
   require(o.endplate_half_width_mm >= 0, "sfap: endplate_half_width_mm must be >= 0");
   require(o.sigma_r > 0 && o.sigma_z > 0, "sfap: conductivities must be > 0");
-  const int flaws = input_flaws(exec, in, delays);
+  const bool default_min_r = !(o.min_radial_dist_mm >= 0);
+  const InputSummary summary = summarize_inputs(exec, in, all, delays, default_min_r);
+  const int flaws = summary.flaws;
   require(!(flaws & flaw_centers), "sfap: fiber_centers has a non-finite value");
   require(!(flaws & flaw_endplate), "sfap: endplate_z must be finite and within [left, right]");
   require(!(flaws & flaw_velocity), "sfap: conduction_velocity must be finite and > 0");
@@ -427,8 +502,10 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
   require(!(flaws & flaw_electrodes), "sfap: electrode_positions has a non-finite value");
 
   const double left = in.left_mm, right = in.right_mm, dz = o.dz_mm, sigma_i = o.sigma_i;
-  const double min_r =
-      o.min_radial_dist_mm >= 0 ? o.min_radial_dist_mm : numpy_mean(exec, all.diameter);
+  // float(mean(d)) of every fiber of the unit, NumPy's pairwise sum.
+  const double min_r = default_min_r
+                           ? summary.diameter_sum / static_cast<double>(all.diameter.extent(0))
+                           : o.min_radial_dist_mm;
   res.dt_s = dt;
   res.dz_mm = dz;
   res.min_radial_dist_mm = min_r;
@@ -436,13 +513,14 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
   res.n_electrodes = ne;
 
   // ---- time axis and grids
-  res.t = time_axis_impl(exec, all.endplate_z, all.conduction_velocity, left, right, dt);
+  res.t = time_axis_of_duration(exec, 2 * summary.longest, dt);
   const std::int64_t nt = res.t.extent(0);
   res.nt = nt;
-  // Allocated with the instance: a View of a struct is destroyed by a kernel, which
-  // otherwise runs on the default instance of the memory space's execution space.
-  Kokkos::View<FiberGrid*, MemorySpace> grids(
-      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "sfap_grids"), nf);
+  // The call's temporaries (the grids here, the delay kernels below) come from the batch
+  // pool: freed in exec's order when their blocks go at the end of the call, where Views of
+  // their own would each be freed with a synchronization of the device.
+  const auto grid_block = call_temporary<FiberGrid>(exec, nf);
+  const Kokkos::View<FiberGrid*, MemorySpace> grids = grid_block.view();
   res.n_z = decltype(res.n_z)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_n_z"), nf);
   res.mirror_shift = decltype(res.mirror_shift)(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_mirror_shift"), nf);
@@ -450,29 +528,7 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_branch"), nf);
   res.dz_hat =
       decltype(res.dz_hat)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_dz_hat"), nf);
-  {
-    const auto zi = in.endplate_z;
-    const auto v = in.conduction_velocity;
-    const auto d = in.diameter;
-    const auto n_z = res.n_z;
-    const auto shift = res.mirror_shift;
-    const auto branch = res.branch_L1_ge_L2;
-    const auto dzh = res.dz_hat;
-    std::int64_t nzmax = 0;
-    Kokkos::parallel_reduce(
-        "portasim::sfap::fiber_grids", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nf),
-        KOKKOS_LAMBDA(const std::int64_t f, std::int64_t& m) {
-          const FiberGrid g = make_fiber_grid(zi(f), left, right, dz, v(f), d(f), sigma_i);
-          grids(f) = g;
-          n_z(f) = g.n_z;
-          shift(f) = g.mirror_shift;
-          branch(f) = g.right_longer ? 1 : 0;
-          dzh(f) = g.dz_hat;
-          if (g.n_z > m) m = g.n_z;
-        },
-        Kokkos::Max<std::int64_t>(nzmax));
-    res.n_z_max = nzmax;
-  }
+  res.n_z_max = fiber_grids(exec, in, dz, sigma_i, grids, res);
   const std::int64_t nzmax = res.n_z_max;
   require(nzmax >= 2, "sfap: dz is too large for the muscle (fewer than 2 grid points)");
 
@@ -513,8 +569,8 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
   const std::int64_t np = odd_length(nt);
   res.delays_s =
       decltype(res.delays_s)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delays"), nf);
-  Kokkos::View<double*, MemorySpace> delay_samples(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delay_samples"), nf);
+  const auto samples_block = call_temporary<double>(exec, nf);
+  const Kokkos::View<double*, MemorySpace> delay_samples = samples_block.view();
   {
     const auto paths = in.nerve_paths;
     const auto delays_s = res.delays_s;
@@ -527,10 +583,10 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
           delay_samples(f) = delay / dt;
         });
   }
-  Matrix<MemorySpace> kernel(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delay_kernel"),
-                             nf, np);
-  Kokkos::View<std::int64_t*, MemorySpace> shift(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delay_shift"), nf);
+  const auto kernel_block = call_temporary<double>(exec, nf * np);
+  const Matrix<MemorySpace> kernel(kernel_block.view().data(), nf, np);
+  const auto shift_block = call_temporary<std::int64_t>(exec, nf);
+  const Kokkos::View<std::int64_t*, MemorySpace> shift = shift_block.view();
   delay_kernels(exec, Kokkos::View<const double*, MemorySpace>(delay_samples), kernel, shift, true);
   res.sfaps_post_shift = typename Result<MemorySpace>::cube(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfaps_post_shift"), nt, ne, nf);
