@@ -282,6 +282,9 @@ void compute_in_batches(
     std::int64_t nzmax, double min_r) {
   using MemorySpace = typename ExecutionSpace::memory_space;
   const std::int64_t nt = t.extent(0), ne = S.extent(1), nf = S.extent(2);
+  // The projection indexes a fiber's rows with 32-bit integers.
+  require(nzmax < (std::int64_t(1) << 31) - 1,
+          "sfap: dz is too small for the muscle (2^31 or more grid points per fiber)");
   const int ec = electrode_block(ne);
   const std::int64_t ne_padded = (ne + ec - 1) / ec * ec;
   const std::int64_t shares = projection_shares(nzmax);

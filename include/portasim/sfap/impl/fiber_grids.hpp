@@ -80,9 +80,8 @@ KOKKOS_INLINE_FUNCTION double team_pairwise_sum(const Member& team, const Values
 // grids(f) and its diagnostics for every fiber of the block; returns the longest grid.
 template <class ExecutionSpace>
 std::int64_t fiber_grids(
-    const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& in,
-    double dz, double sigma_i,
-    const Kokkos::View<FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& in, double dz,
+    double sigma_i, const Kokkos::View<FiberGrid*, typename ExecutionSpace::memory_space>& grids,
     const Result<typename ExecutionSpace::memory_space>& res) {
   using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
   using member = typename team_policy::member_type;

@@ -75,14 +75,11 @@ KOKKOS_INLINE_FUNCTION SourceRows source_rows(const FiberGrid& g, const ZValues&
   return r;
 }
 
-// The rows [lo, hi] of the grid outside which the source is exactly zero at time t: the union
-// of source_rows' two ranges, clipped to the grid (lo > hi when there are none). Skipping
-// exact zeros keeps the sums bit for bit.
-template <class ZValues>
-KOKKOS_INLINE_FUNCTION void source_window(const FiberGrid& g, const ZValues& z, double t,
-                                          std::int64_t& lo, std::int64_t& hi) {
-  const SourceRows r = source_rows(g, z, t);
-  const std::int64_t nz = g.n_z;
+// The rows [lo, hi] of the grid outside which the source is exactly zero: the union of
+// source_rows' two ranges, clipped to the grid of nz rows (lo > hi when there are none).
+// Skipping exact zeros keeps the sums bit for bit.
+KOKKOS_INLINE_FUNCTION void source_window(const SourceRows& r, std::int64_t nz, std::int64_t& lo,
+                                          std::int64_t& hi) {
   lo = nz;
   hi = -1;
   if (r.long_lo <= r.long_hi) {
@@ -95,6 +92,13 @@ KOKKOS_INLINE_FUNCTION void source_window(const FiberGrid& g, const ZValues& z, 
   }
   if (lo < 0) lo = 0;
   if (hi > nz - 1) hi = nz - 1;
+}
+
+// The same at time t.
+template <class ZValues>
+KOKKOS_INLINE_FUNCTION void source_window(const FiberGrid& g, const ZValues& z, double t,
+                                          std::int64_t& lo, std::int64_t& hi) {
+  source_window(source_rows(g, z, t), g.n_z, lo, hi);
 }
 
 // The source of row k at time j, read from the current-density buffer (nt x nbatch nzmax).

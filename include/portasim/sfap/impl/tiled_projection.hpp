@@ -137,54 +137,70 @@ void project_source_tiles(
         const std::int64_t j_last =
             (tile + 1) * team_times < nt ? (tile + 1) * team_times - 1 : nt - 1;
         const SourceRows rows = source_rows(g, z, t(j_last));
-        std::int64_t k_lo = 0, k_hi = -1;
-        source_window(g, z, t(j_last), k_lo, k_hi);
+        std::int64_t lo = 0, hi = -1;
+        // A second bisection: deriving the window from `rows` ran the whole muscle slower
+        // (docs/design/sfap-projection.md; this kernel's register allocation moves easily).
+        source_window(g, z, t(j_last), lo, hi);
         const std::int64_t share_lo = share * projection_share;
-        if (k_lo < share_lo) k_lo = share_lo;
-        if (k_hi > share_lo + projection_share - 1) k_hi = share_lo + projection_share - 1;
+        // Rows as 32-bit indices into the fiber's rows (compute_in_batches checks the
+        // grids' length), which keeps the kernel within its registers.
+        const int k_lo = static_cast<int>(lo < share_lo ? share_lo : lo);
+        const int k_hi = static_cast<int>(
+            hi > share_lo + projection_share - 1 ? share_lo + projection_share - 1 : hi);
+        const int long_lo = static_cast<int>(rows.long_lo),
+                  long_hi = static_cast<int>(rows.long_hi);
+        const int mirror_lo = static_cast<int>(rows.mirror_lo),
+                  mirror_hi = static_cast<int>(rows.mirror_hi);
+        const int n_z = static_cast<int>(g.n_z), shift = static_cast<int>(g.mirror_shift);
+        const double* z_row = &zbuf(fb, 0);
+        const std::uint8_t* flag_row = &flags(fb, 0);
         const scratch_tile long_tile(team.team_scratch(0), chunk + 1, team_times);
         const scratch_tile mirror_tile(team.team_scratch(0), chunk + 1, team_times);
         const scratch_tile source_tile(team.team_scratch(0), chunk, team_times);
-        const auto long_psi = [&](int i) { return long_tile(i, lane); };
-        const auto mirrored_psi = [&](int i) { return mirror_tile(i, lane); };
-        // psi at this thread's time of rows outside the grid (never used) is taken at its ends.
-        const auto psi_at = [&](std::int64_t k, double time) {
-          const std::int64_t inside = k < 0 ? 0 : (k > g.n_z ? g.n_z : k);
-          return psi(g.right_longer, g.zi, g.v, time, z(inside), d1);
-        };
+        // This thread's column of each tile: rows team_times apart.
+        double* const long_column = &long_tile(0, lane);
+        double* const mirror_column = &mirror_tile(0, lane);
+        double* const source_column = &source_tile(0, lane);
+        const auto long_psi = [&](int i) { return long_column[i * team_times]; };
+        const auto mirrored_psi = [&](int i) { return mirror_column[i * team_times]; };
         const double tj = j < nt ? t(j) : t(j_last);
+        // psi at this thread's time of rows outside the grid (never used) is taken at its ends.
+        const auto psi_at = [&](int k) {
+          const int inside = k < 0 ? 0 : (k > n_z ? n_z : k);
+          return psi(g.right_longer, g.zi, g.v, tj, z_row[inside], d1);
+        };
         // With one block a thread reads only what it wrote itself: no barriers.
         const auto barrier = [&]() {
           if (shape.blocks > 1) team.team_barrier();
         };
         double acc[EC];
         for (int e = 0; e < EC; ++e) acc[e] = 0;
-        for (std::int64_t k0 = k_lo; k0 <= k_hi; k0 += chunk) {
-          const std::int64_t k_end = k0 + chunk - 1;
-          const bool has_long = k0 <= rows.long_hi && k_end >= rows.long_lo;
-          const bool has_mirror = k0 <= rows.mirror_hi && k_end >= rows.mirror_lo;
-          const std::int64_t m_last = g.n_z - 1 - (k_end - g.mirror_shift);
+        for (int k0 = k_lo; k0 <= k_hi; k0 += chunk) {
+          const int k_end = k0 + chunk - 1;
+          const bool has_long = k0 <= long_hi && k_end >= long_lo;
+          const bool has_mirror = k0 <= mirror_hi && k_end >= mirror_lo;
+          const int m_last = n_z - 1 - (k_end - shift);
           // psi at the chunk's rows and at its mirror rows, where the chunk reads them.
           PORTASIM_NO_UNROLL
           for (int i = block; i <= chunk; i += shape.blocks) {
-            if (has_long) long_tile(i, lane) = psi_at(k0 + i, tj);
-            if (has_mirror) mirror_tile(i, lane) = psi_at(m_last + i, tj);
+            if (has_long) long_column[i * team_times] = psi_at(k0 + i);
+            if (has_mirror) mirror_column[i * team_times] = psi_at(m_last + i);
           }
           barrier();
           // The source of this thread's run of rows, at its time (0 past k_hi).
           PORTASIM_NO_UNROLL
           for (int i = 0; i < shape.rows_per_block; ++i) {
             const int r = block * shape.rows_per_block + i;
-            source_tile(r, lane) = k0 + r <= k_hi
-                                       ? source_of_row(g, flags(fb, k0 + r), r, chunk, has_long,
-                                                       has_mirror, long_psi, mirrored_psi)
-                                       : 0.0;
+            source_column[r * team_times] =
+                k0 + r <= k_hi ? source_of_row(g, flag_row[k0 + r], r, chunk, has_long, has_mirror,
+                                               long_psi, mirrored_psi)
+                               : 0.0;
           }
           barrier();
           if (sums) {
-            const int n = k_hi - k0 + 1 < chunk ? static_cast<int>(k_hi - k0 + 1) : chunk;
-            const double* a = &source_tile(0, lane);  // rows team_times apart
-            const double* h = &H(fb, k0, e0);         // rows h_stride apart, electrodes contiguous
+            const int n = k_hi - k0 + 1 < chunk ? k_hi - k0 + 1 : chunk;
+            const double* a = source_column;   // rows team_times apart
+            const double* h = &H(fb, k0, e0);  // rows h_stride apart, electrodes contiguous
             for (int r = 0; r < n; ++r, a += team_times, h += h_stride)
               for (int e = 0; e < EC; ++e) acc[e] += *a * h[e];
           }
