@@ -109,8 +109,12 @@ void project_source_tiles(
   const std::int64_t groups = (blocks + shape.blocks - 1) / shape.blocks;
   const std::int64_t tiles = (nt + team_times - 1) / team_times;
   const std::int64_t h_stride = static_cast<std::int64_t>(H.stride(1));
+  // With one block the source of row r goes over psi(r) in the long tile, which no later row
+  // of the thread's own column reads: the scratch of a source tile leaves room for more
+  // teams.
+  const int source_rows_in_scratch = shape.blocks > 1 ? chunk : 0;
   const std::size_t bytes = 2 * scratch_tile::shmem_size(chunk + 1, team_times) +
-                            scratch_tile::shmem_size(chunk, team_times);
+                            scratch_tile::shmem_size(source_rows_in_scratch, team_times);
   const auto zbuf = source.zbuf;
   const auto flags = source.flags;
   const auto t = source.t;
@@ -156,11 +160,11 @@ void project_source_tiles(
         const std::uint8_t* flag_row = &flags(fb, 0);
         const scratch_tile long_tile(team.team_scratch(0), chunk + 1, team_times);
         const scratch_tile mirror_tile(team.team_scratch(0), chunk + 1, team_times);
-        const scratch_tile source_tile(team.team_scratch(0), chunk, team_times);
+        const scratch_tile source_tile(team.team_scratch(0), source_rows_in_scratch, team_times);
         // This thread's column of each tile: rows team_times apart.
         double* const long_column = &long_tile(0, lane);
         double* const mirror_column = &mirror_tile(0, lane);
-        double* const source_column = &source_tile(0, lane);
+        double* const source_column = shape.blocks > 1 ? source_tile.data() + lane : long_column;
         const auto long_psi = [&](int i) { return long_column[i * team_times]; };
         const auto mirrored_psi = [&](int i) { return mirror_column[i * team_times]; };
         const double tj = j < nt ? t(j) : t(j_last);
