@@ -1,7 +1,8 @@
 // The projection of every backend agrees with the host's (one fiber at a time through the
 // BLAS) on shapes the reference files do not reach: fine grids whose sums over the points
 // are split into several shares, one to many blocks of electrodes (more than one team's worth
-// of blocks too), and the corrected source.
+// of blocks too, and the team shapes with the most scratch), the corrected source, and series
+// long enough that the delays' scratch no longer fits a device's shared memory.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -45,24 +46,30 @@ inline ps::HostInputs unit(int electrodes) {
 }
 
 template <class Exec>
-void agrees_with_host(int electrodes, double dz_mm, bool corrected) {
+void agrees_with_host(int electrodes, double dz_mm, bool corrected, double dt_s = 0.0) {
   using Host = Kokkos::DefaultHostExecutionSpace;
   const auto h = unit(electrodes);
   ps::Options o;
-  o.apply_delays = false;
+  o.apply_delays = dt_s > 0;
+  o.dt_s = dt_s;
   o.dz_mm = dz_mm;
   o.corrected_source = corrected;
   Exec exec;
-  const auto here = to_vector(ps::compute(exec, ps::upload(exec, h), o).sfaps_pre_shift);
   Host host;
-  const auto reference = to_vector(ps::compute(host, ps::upload(host, h), o).sfaps_pre_shift);
+  const auto here_result = ps::compute(exec, ps::upload(exec, h), o);
+  const auto reference_result = ps::compute(host, ps::upload(host, h), o);
+  const auto here =
+      to_vector(o.apply_delays ? here_result.sfaps_post_shift : here_result.sfaps_pre_shift);
+  const auto reference = to_vector(o.apply_delays ? reference_result.sfaps_post_shift
+                                                  : reference_result.sfaps_pre_shift);
   ASSERT_EQ(here.size(), reference.size());
   double norm = 0;
   for (double x : reference) norm += x * x;
   ASSERT_GT(norm, 0.0);
   const double err = relative_frobenius(here, reference);
   std::cout << "[ projection ] " << electrodes << " electrodes, dz " << dz_mm
-            << (corrected ? " corrected" : "") << ": " << err << "\n";
+            << (corrected ? " corrected" : "") << (o.apply_delays ? " delayed" : "") << ", "
+            << here_result.nt << " times: " << err << "\n";
   EXPECT_LE(err, gate);
 }
 
@@ -77,9 +84,17 @@ TEST(TEST_CATEGORY, sfap_projection_fine_grid_several_blocks) {
   agrees_with_host<TEST_EXECSPACE>(9, 0.02, false);
 }
 
-// 130 electrodes: 33 blocks of 4, more than one team holds.
+// 130 electrodes: 33 blocks of 4, more than one team holds; 121: 31 blocks, the team whose
+// scratch comes closest to a device's shared memory; 60: 15 blocks.
 TEST(TEST_CATEGORY, sfap_projection_many_electrodes) {
   agrees_with_host<TEST_EXECSPACE>(130, 0.25, false);
+  agrees_with_host<TEST_EXECSPACE>(121, 0.25, false);
+  agrees_with_host<TEST_EXECSPACE>(60, 0.25, false);
+}
+
+// 2.5 us steps: several thousand samples, whose delay kernels go to level-1 scratch.
+TEST(TEST_CATEGORY, sfap_delays_long_series) {
+  agrees_with_host<TEST_EXECSPACE>(2, 0.5, false, 2.5e-6);
 }
 
 TEST(TEST_CATEGORY, sfap_projection_corrected_source_fine_grid) {

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -124,7 +125,7 @@ struct SummarizeInputs {
       if (T > s.longest) s.longest = T;
     }
     if (i == 0 && sum_diameters)
-      s.diameter_sum = pairwise_sum(ViewValues<MemorySpace>{all.diameter}, n_all);
+      s.diameter_sum += pairwise_sum(ViewValues<MemorySpace>{all.diameter}, n_all);
   }
 };
 
@@ -283,8 +284,9 @@ void compute_in_batches(
   using MemorySpace = typename ExecutionSpace::memory_space;
   const std::int64_t nt = t.extent(0), ne = S.extent(1), nf = S.extent(2);
   // The projection indexes a fiber's rows with 32-bit integers.
-  require(nzmax < (std::int64_t(1) << 31) - 1,
-          "sfap: dz is too small for the muscle (2^31 or more grid points per fiber)");
+  // (2^30 leaves room for the mirror rows, up to about twice the grid's length).
+  require(nzmax < (std::int64_t(1) << 30),
+          "sfap: dz is too small for the muscle (2^30 or more grid points per fiber)");
   const int ec = electrode_block(ne);
   const std::int64_t ne_padded = (ne + ec - 1) / ec * ec;
   const std::int64_t shares = projection_shares(nzmax);
@@ -302,6 +304,12 @@ void compute_in_batches(
       static_cast<double>(BatchPool<ExecutionSpace>::limit_bytes()));
   std::int64_t nbatch = static_cast<std::int64_t>(budget / per_fiber);
   nbatch = std::max<std::int64_t>(1, std::min(nbatch, nf));
+  // The projections count their teams in an int: per fiber at most shares x (tiles of at
+  // least 8 times) x electrodes.
+  const std::int64_t teams_per_fiber = shares * ((nt + 7) / 8 + 1) * ne;
+  require(teams_per_fiber < std::numeric_limits<int>::max(),
+          "sfap: too many time samples x electrodes x grid points per fiber for one launch");
+  nbatch = std::min(nbatch, std::numeric_limits<int>::max() / teams_per_fiber);
   // The buffers come from the batch pool (batch_pool.hpp): views over its blocks, which go
   // back in exec's order when the blocks' handles go at the end of this function.
   using Layout = typename ExecutionSpace::array_layout;
@@ -377,13 +385,16 @@ void apply_delays(
   constexpr int outputs = 4;
   const std::int64_t rows = (nt + outputs - 1) / outputs;
   const std::size_t bytes = scratch_view::shmem_size(nt) + scratch_view::shmem_size(2 * np);
+  // A long series goes to level-1 scratch (device memory, through the caches), which has no
+  // such bound as the shared memory of level 0.
+  const int level = bytes <= static_cast<std::size_t>(team_policy::scratch_size_max(0)) ? 0 : 1;
   Kokkos::parallel_for(
       "portasim::sfap::delay",
       team_policy(exec, static_cast<int>(nf * ne), Kokkos::AUTO)
-          .set_scratch_size(0, Kokkos::PerTeam(bytes)),
+          .set_scratch_size(level, Kokkos::PerTeam(bytes)),
       KOKKOS_LAMBDA(const member& team) {
         const std::int64_t f = team.league_rank() / ne, e = team.league_rank() % ne;
-        const scratch_view x(team.team_scratch(0), nt), cc(team.team_scratch(0), 2 * np);
+        const scratch_view x(team.team_scratch(level), nt), cc(team.team_scratch(level), 2 * np);
         const std::int64_t n = shift(f);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 2 * np), [&](const std::int64_t u) {
           cc(u) = kernel(f, u < np ? u : u - np);
@@ -416,15 +427,33 @@ void apply_delays(
       });
 }
 
-// n values of T for one call, from the batch pool (batch_pool.hpp).
+// n values of T for one call: from the batch pool (batch_pool.hpp), freed in exec's order at
+// the end of the call, where a View of its own is freed with a synchronization of the
+// device; under a pool cap (PORTASIM_POOL_LIMIT), which the batches are sized against, an
+// allocation of its own.
+template <class T, class MemorySpace>
+struct CallTemporary {
+  PoolBlock block;                     // empty for an allocation of its own
+  Kokkos::View<T*, MemorySpace> view;  // over the block, or owning its memory
+};
+
 template <class T, class ExecutionSpace>
-PooledView<T*, typename ExecutionSpace::memory_space> call_temporary(const ExecutionSpace& exec,
-                                                                     std::int64_t n) {
-  PoolBlock block =
-      BatchPool<ExecutionSpace>::allocate(exec, static_cast<std::size_t>(n) * sizeof(T));
-  using view_type = typename PooledView<T*, typename ExecutionSpace::memory_space>::view_type;
-  const view_type view(static_cast<T*>(block.data()), n);
-  return {std::move(block), view};
+CallTemporary<T, typename ExecutionSpace::memory_space> call_temporary(const ExecutionSpace& exec,
+                                                                       std::int64_t n,
+                                                                       const std::string& label) {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  CallTemporary<T, MemorySpace> temporary;
+  if (BatchPool<ExecutionSpace>::limit_bytes() == std::numeric_limits<std::size_t>::max()) {
+    temporary.block =
+        BatchPool<ExecutionSpace>::allocate(exec, static_cast<std::size_t>(n) * sizeof(T));
+    temporary.view = Kokkos::View<T*, MemorySpace>(static_cast<T*>(temporary.block.data()), n);
+  } else {
+    // With the instance: a View of a struct is destroyed by a kernel, which otherwise runs on
+    // the default instance of the memory space's execution space.
+    temporary.view = Kokkos::View<T*, MemorySpace>(
+        Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label), n);
+  }
+  return temporary;
 }
 
 // Fibers [begin, end) of the inputs.
@@ -522,8 +551,8 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
   // The call's temporaries (the grids here, the delay kernels below) come from the batch
   // pool: freed in exec's order when their blocks go at the end of the call, where Views of
   // their own would each be freed with a synchronization of the device.
-  const auto grid_block = call_temporary<FiberGrid>(exec, nf);
-  const Kokkos::View<FiberGrid*, MemorySpace> grids = grid_block.view();
+  const auto grid_block = call_temporary<FiberGrid>(exec, nf, "sfap_grids");
+  const Kokkos::View<FiberGrid*, MemorySpace> grids = grid_block.view;
   res.n_z = decltype(res.n_z)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_n_z"), nf);
   res.mirror_shift = decltype(res.mirror_shift)(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_mirror_shift"), nf);
@@ -572,8 +601,8 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
   const std::int64_t np = odd_length(nt);
   res.delays_s =
       decltype(res.delays_s)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delays"), nf);
-  const auto samples_block = call_temporary<double>(exec, nf);
-  const Kokkos::View<double*, MemorySpace> delay_samples = samples_block.view();
+  const auto samples_block = call_temporary<double>(exec, nf, "sfap_delay_samples");
+  const Kokkos::View<double*, MemorySpace> delay_samples = samples_block.view;
   {
     const auto paths = in.nerve_paths;
     const auto delays_s = res.delays_s;
@@ -586,10 +615,10 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
           delay_samples(f) = delay / dt;
         });
   }
-  const auto kernel_block = call_temporary<double>(exec, nf * np);
-  const Matrix<MemorySpace> kernel(kernel_block.view().data(), nf, np);
-  const auto shift_block = call_temporary<std::int64_t>(exec, nf);
-  const Kokkos::View<std::int64_t*, MemorySpace> shift = shift_block.view();
+  const auto kernel_block = call_temporary<double>(exec, nf * np, "sfap_delay_kernel");
+  const Matrix<MemorySpace> kernel(kernel_block.view.data(), nf, np);
+  const auto shift_block = call_temporary<std::int64_t>(exec, nf, "sfap_delay_shift");
+  const Kokkos::View<std::int64_t*, MemorySpace> shift = shift_block.view;
   delay_kernels(exec, Kokkos::View<const double*, MemorySpace>(delay_samples), kernel, shift, true);
   res.sfaps_post_shift = typename Result<MemorySpace>::cube(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfaps_post_shift"), nt, ne, nf);

@@ -3,7 +3,8 @@
 // fiber. NumPy's pairwise sum is a fixed tree over blocks of at most 128 values, so the team's
 // threads sum the blocks at once and one thread adds the sums up the tree: the same additions
 // in the same order as one thread alone, bit for bit. A fiber of 600 points has 8 blocks, of
-// 6000 points 64; one thread per fiber spent most of a small unit's time on this sum.
+// 6000 points 64: a team forms a small unit's sums, one per fiber, at the speed of many
+// threads rather than of one (docs/design/sfap-projection.md, rule 10).
 
 #include <Kokkos_Core.hpp>
 

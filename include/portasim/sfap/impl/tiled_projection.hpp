@@ -42,16 +42,21 @@ struct TileShape {
 // A warp of times (fewer with more than 8 blocks, so that a team has at most 256 threads):
 // the team's rows are those of its last time, whose wave has gone furthest, and a tile of few
 // times adds few rows that its earlier times' waves have not reached. Eight rows per block,
-// or four where eight would take more scratch than a team gets without opting in (48 KiB).
+// or four where eight would not fit in the 48 KiB of shared memory a team gets without
+// opting in, of which Kokkos keeps 8 (team size + 2) bytes for team reductions and each
+// scratch View may take 8 more for alignment.
 inline TileShape tile_shape(std::int64_t electrode_blocks) {
   constexpr int max_blocks = 32;
-  constexpr std::size_t max_scratch_bytes = 48 * 1024 - 256;  // less the views' alignment
+  constexpr std::size_t shared_bytes = 48 * 1024;
   TileShape s;
   s.blocks = static_cast<int>(electrode_blocks < max_blocks ? electrode_blocks : max_blocks);
   int padded = 1;
   while (padded < s.blocks) padded *= 2;
   s.times = padded <= 8 ? 32 : 256 / padded;
-  if (s.scratch_doubles() * sizeof(double) > max_scratch_bytes) s.rows_per_block = 4;
+  const auto needed = [&s]() {
+    return (s.scratch_doubles() + 3 + static_cast<std::size_t>(s.team_size() + 2)) * sizeof(double);
+  };
+  if (needed() > shared_bytes) s.rows_per_block = 4;
   return s;
 }
 
@@ -85,7 +90,9 @@ KOKKOS_INLINE_FUNCTION double source_of_row(const FiberGrid& g, std::uint8_t fla
 
 // partial(s, j, e, fb) = sum over k in share s of IAP(k, j) h_e[k], k ascending, as
 // project_batch sums it (the rows outside the window add exact zeros), then the shares in
-// order; with one share the team writes S itself.
+// order; with one share the team writes S itself. The phases stay in one lambda, longer than
+// the project's functions usually are: its speed follows its register allocation, which
+// each restructuring so far has moved (design notes, rule 4).
 template <class ExecutionSpace, int EC>
 void project_source_tiles(
     const ExecutionSpace& exec, const SourceTiles<ExecutionSpace>& source,
@@ -133,17 +140,18 @@ void project_source_tiles(
         const int lane = team.team_rank() % team_times, block = team.team_rank() / team_times;
         const std::int64_t j = tile * team_times + lane;
         const std::int64_t e0 = (group * shape.blocks + block) * EC;
-        const bool sums = j < nt && e0 < ne;  // whether this thread has sums to add and store
+        const bool stores_sums = j < nt && e0 < ne;  // this thread has sums to add and store
         const FiberGrid g = grids(f);
         const BatchRowZ<MemorySpace> z{zbuf, fb};
         // The rows with a source only grow as the wave advances, so the tile's last time
         // bounds every time's.
         const std::int64_t j_last =
             (tile + 1) * team_times < nt ? (tile + 1) * team_times - 1 : nt - 1;
-        const SourceRows rows = source_rows(g, z, t(j_last));
+        const SourceRows wave_rows = source_rows(g, z, t(j_last));
         std::int64_t lo = 0, hi = -1;
-        // A second bisection: deriving the window from `rows` ran the whole muscle slower
-        // (docs/design/sfap-projection.md; this kernel's register allocation moves easily).
+        // The window by a second bisection rather than from `wave_rows`: this kernel's speed
+        // follows its register allocation, which moves with such changes; each was measured
+        // (docs/design/sfap-projection.md, rule 4).
         source_window(g, z, t(j_last), lo, hi);
         const std::int64_t share_lo = share * projection_share;
         // Rows as 32-bit indices into the fiber's rows (compute_in_batches checks the
@@ -151,10 +159,10 @@ void project_source_tiles(
         const int k_lo = static_cast<int>(lo < share_lo ? share_lo : lo);
         const int k_hi = static_cast<int>(
             hi > share_lo + projection_share - 1 ? share_lo + projection_share - 1 : hi);
-        const int long_lo = static_cast<int>(rows.long_lo),
-                  long_hi = static_cast<int>(rows.long_hi);
-        const int mirror_lo = static_cast<int>(rows.mirror_lo),
-                  mirror_hi = static_cast<int>(rows.mirror_hi);
+        const int long_lo = static_cast<int>(wave_rows.long_lo),
+                  long_hi = static_cast<int>(wave_rows.long_hi);
+        const int mirror_lo = static_cast<int>(wave_rows.mirror_lo),
+                  mirror_hi = static_cast<int>(wave_rows.mirror_hi);
         const int n_z = static_cast<int>(g.n_z), shift = static_cast<int>(g.mirror_shift);
         const double* z_row = &zbuf(fb, 0);
         const std::uint8_t* flag_row = &flags(fb, 0);
@@ -201,16 +209,17 @@ void project_source_tiles(
                                : 0.0;
           }
           barrier();
-          if (sums) {
+          if (stores_sums) {
             const int n = k_hi - k0 + 1 < chunk ? k_hi - k0 + 1 : chunk;
             const double* a = source_column;   // rows team_times apart
             const double* h = &H(fb, k0, e0);  // rows h_stride apart, electrodes contiguous
             for (int r = 0; r < n; ++r, a += team_times, h += h_stride)
               for (int e = 0; e < EC; ++e) acc[e] += *a * h[e];
           }
-          barrier();
+          // No barrier here: the next chunk writes the psi tiles, last read before the
+          // barrier above, and the source tile only after its own first barrier.
         }
-        if (!sums) return;
+        if (!stores_sums) return;
         const double weight = dz_weighted ? g.dz_hat : 1.0;
         for (int e = 0; e < EC; ++e) {
           if (e0 + e >= ne) continue;
