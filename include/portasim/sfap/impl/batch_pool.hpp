@@ -10,7 +10,10 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <mutex>
+#include <string>
 
 #include "portasim/core/pooled_view.hpp"
 #include "portasim/core/stream_ordered_pool.hpp"
@@ -62,5 +65,34 @@ class BatchPool {
     return pool;
   }
 };
+
+// n values of T for one call: from the batch pool (batch_pool.hpp), freed in exec's order at
+// the end of the call, where a View of its own is freed with a synchronization of the
+// device; under a pool cap (PORTASIM_POOL_LIMIT), which the batches are sized against, an
+// allocation of its own.
+template <class T, class MemorySpace>
+struct CallTemporary {
+  PoolBlock block;                     // empty for an allocation of its own
+  Kokkos::View<T*, MemorySpace> view;  // over the block, or owning its memory
+};
+
+template <class T, class ExecutionSpace>
+CallTemporary<T, typename ExecutionSpace::memory_space> call_temporary(const ExecutionSpace& exec,
+                                                                       std::int64_t n,
+                                                                       const std::string& label) {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  CallTemporary<T, MemorySpace> temporary;
+  if (BatchPool<ExecutionSpace>::limit_bytes() == std::numeric_limits<std::size_t>::max()) {
+    temporary.block =
+        BatchPool<ExecutionSpace>::allocate(exec, static_cast<std::size_t>(n) * sizeof(T));
+    temporary.view = Kokkos::View<T*, MemorySpace>(static_cast<T*>(temporary.block.data()), n);
+  } else {
+    // With the instance: a View of a struct is destroyed by a kernel, which otherwise runs on
+    // the default instance of the memory space's execution space.
+    temporary.view = Kokkos::View<T*, MemorySpace>(
+        Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label), n);
+  }
+  return temporary;
+}
 
 }  // namespace portasim::sfap::impl

@@ -1,0 +1,180 @@
+#pragma once
+// The pre-shift SFAPs on a device, in batches of fibers under the buffer budget, all on
+// `exec`:
+//   grid       z of every fiber of the batch (NumPy arange, plus z_last + dz_hat),
+//   points     per-grid-point decisions (windows, mirror row, end-plate),
+//   responses  h of every point for every electrode,
+//   project    S[j, e, f] = sum_k IAP[k, j] h_e[k] (tiled_projection.hpp): teams per
+//              (fiber, share of the points, tile of times), which form the source of a chunk
+//              of rows in scratch from psi, evaluated where it is read, then add it into
+//              every block of electrodes' sums; k summed in ascending order, rows outside the
+//              wave skipped.
+// The corrected source (an option) is written to a buffer first and projected from there
+// (projection.hpp). Host spaces compute one fiber per work item instead (host_kernels.hpp).
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#include "portasim/core/error.hpp"
+#include "portasim/sfap/compute.hpp"
+#include "portasim/sfap/impl/batch_pool.hpp"
+#include "portasim/sfap/impl/projection.hpp"
+#include "portasim/sfap/impl/tiled_projection.hpp"
+#include "portasim/sfap/physics.hpp"
+
+namespace portasim::sfap::impl {
+
+template <class ExecutionSpace>
+void compute_batch(
+    const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& in,
+    const Options& o,
+    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& t,
+    const Matrix<typename ExecutionSpace::memory_space>& zbuf,
+    const Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>&
+        flags,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
+    const Kokkos::View<double**, typename ExecutionSpace::array_layout,
+                       typename ExecutionSpace::memory_space>& iap,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+    const Kokkos::View<double*, typename ExecutionSpace::memory_space>& partial, std::int64_t f0,
+    std::int64_t nbatch, double min_r, int ec) {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  const std::int64_t nzmax = zbuf.extent(1) - 1, nt = t.extent(0),
+                     ne = in.electrode_positions.extent(0);
+  const std::int64_t ne_padded = H.extent(2);
+  const bool suppress = o.suppress_endplate, corrected = o.corrected_source;
+  const double half_width = o.endplate_half_width_mm, d1 = o.d1, sigma_r = o.sigma_r,
+               sigma_z = o.sigma_z;
+  const auto centers = in.fiber_centers;
+  const auto el = in.electrode_positions;
+  // grid
+  Kokkos::parallel_for(
+      "portasim::sfap::grid", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nbatch * (nzmax + 1)),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t fb = i / (nzmax + 1), k = i % (nzmax + 1);
+        const FiberGrid g = grids(f0 + fb);
+        zbuf(fb, k) = k <= g.n_z ? g.z(k) : 0.0;
+      });
+  // points: the decisions of every grid point (rows past a fiber's grid are never read)
+  Kokkos::parallel_for(
+      "portasim::sfap::points", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nbatch * nzmax),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t fb = i / nzmax, k = i % nzmax;
+        const FiberGrid& g = grids(f0 + fb);
+        if (k >= g.n_z) return;
+        const BatchRowZ<MemorySpace> z{zbuf, fb};
+        flags(fb, k) = row_flags(point_coefficients(g, z, k, suppress, half_width));
+      });
+  // responses: the volume conductor of every point for every electrode, electrodes fastest
+  // so that a warp's stores are contiguous; padding electrodes and points past a fiber's grid
+  // hold 0.
+  Kokkos::parallel_for(
+      "portasim::sfap::responses",
+      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nbatch * nzmax * ne_padded),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t e = i % ne_padded, point = i / ne_padded;
+        const std::int64_t fb = point / nzmax, k = point % nzmax, f = f0 + fb;
+        double h = 0.0;
+        if (e < ne && k < grids(f).n_z) {
+          const double r = clamp_radius(
+              radial_distance(centers(f, 0), centers(f, 1), el(e, 0), el(e, 1)), min_r);
+          h = elementary_response(zbuf(fb, k), r, el(e, 2), sigma_r, sigma_z);
+        }
+        H(fb, k, e) = h;
+      });
+  if (!corrected) {
+    // MyoGen's source, formed in each projection team's scratch from psi where it is read.
+    project_source_tiles_dispatch(exec, ec, SourceTiles<ExecutionSpace>{zbuf, flags, t, d1}, H,
+                                  grids, S, partial, f0, nbatch, o.dz_weighted);
+    return;
+  }
+  // The corrected source into its buffer first, then projected from there. Three-dimensional
+  // ranges (time, fiber, point): no integer division per element; tiles of 32 consecutive
+  // times (coalesced in the time-fastest layout) by 8 points.
+  using md_policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<3>>;
+  const std::int64_t tile_j = 32, tile_k = 8, tile_f = 1;
+  Kokkos::parallel_for(
+      "portasim::sfap::corrected_source",
+      md_policy(exec, {0, 0, 0}, {nt, nbatch, nzmax}, {tile_j, tile_f, tile_k}),
+      KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t fb, const std::int64_t k) {
+        const FiberGrid& g = grids(f0 + fb);
+        const BatchRowZ<MemorySpace> z{zbuf, fb};
+        iap(j, fb * nzmax + k) =
+            k < g.n_z ? corrected_current_density(g, z, k, t(j), d1, suppress, half_width) : 0.0;
+      });
+  project_dispatch(exec, ec, SourceFromBuffer<ExecutionSpace>{iap, nzmax}, H, grids, S, partial, f0,
+                   nbatch, o.dz_weighted);
+}
+
+// The pre-shift SFAPs of every fiber on a device, in batches under the buffer budget.
+template <class ExecutionSpace>
+void compute_in_batches(
+    const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& in,
+    const Options& o,
+    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& t,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+    std::int64_t nzmax, double min_r) {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  const std::int64_t nt = t.extent(0), ne = S.extent(1), nf = S.extent(2);
+  // The projection indexes a fiber's rows with 32-bit integers.
+  // (2^30 leaves room for the mirror rows, up to about twice the grid's length).
+  require(nzmax < (std::int64_t(1) << 30),
+          "sfap: dz is too small for the muscle (2^30 or more grid points per fiber)");
+  const int ec = electrode_block(ne);
+  const std::int64_t ne_padded = (ne + ec - 1) / ec * ec;
+  const std::int64_t shares = projection_shares(nzmax);
+  // Only the corrected source goes through a current-density buffer; MyoGen's is formed in
+  // the projection's teams.
+  const bool source_buffer = o.corrected_source;
+  const double per_fiber =
+      (static_cast<double>(nzmax + 1) * static_cast<double>(ne_padded + 2) +
+       (source_buffer ? static_cast<double>(nzmax) * static_cast<double>(nt) : 0.0) +
+       (shares > 1 ? static_cast<double>(shares * nt * ne) : 0.0)) *
+      8.0;
+  // The buffers come from the batch pool, so its cap (PORTASIM_POOL_LIMIT) bounds them too.
+  const double budget = std::min(
+      o.max_buffer_bytes > 0 ? static_cast<double>(o.max_buffer_bytes) : 2048.0 * (1 << 20),
+      static_cast<double>(BatchPool<ExecutionSpace>::limit_bytes()));
+  std::int64_t nbatch = static_cast<std::int64_t>(budget / per_fiber);
+  nbatch = std::max<std::int64_t>(1, std::min(nbatch, nf));
+  // The projections count their teams in an int: per fiber at most shares x (tiles of at
+  // least 8 times) x electrodes.
+  const std::int64_t teams_per_fiber = shares * ((nt + 7) / 8 + 1) * ne;
+  require(teams_per_fiber < std::numeric_limits<int>::max(),
+          "sfap: too many time samples x electrodes x grid points per fiber for one launch");
+  nbatch = std::min(nbatch, std::numeric_limits<int>::max() / teams_per_fiber);
+  // The buffers come from the batch pool (batch_pool.hpp): views over its blocks, which go
+  // back in exec's order when the blocks' handles go at the end of this function.
+  using Layout = typename ExecutionSpace::array_layout;
+  auto block = [&](std::int64_t count, std::size_t size) {
+    return BatchPool<ExecutionSpace>::allocate(exec, static_cast<std::size_t>(count) * size);
+  };
+  const std::int64_t iap_rows = source_buffer ? nt : 0,
+                     iap_cols = source_buffer ? nbatch * nzmax : 0;
+  const std::int64_t partials = shares > 1 ? shares * nt * ne * nbatch : 0;
+  const PoolBlock z_block = block(nbatch * (nzmax + 1), sizeof(double)),
+                  flags_block = block(nbatch * nzmax, sizeof(std::uint8_t)),
+                  h_block = block(nbatch * nzmax * ne_padded, sizeof(double)),
+                  iap_block = block(iap_rows * iap_cols, sizeof(double)),
+                  partial_block = block(partials, sizeof(double));
+  const Matrix<MemorySpace> zbuf(static_cast<double*>(z_block.data()), nbatch, nzmax + 1);
+  const Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, MemorySpace> flags(
+      static_cast<std::uint8_t*>(flags_block.data()), nbatch, nzmax);
+  const Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> H(
+      static_cast<double*>(h_block.data()), nbatch, nzmax, ne_padded);  // (fiber, point, electrode)
+  const Kokkos::View<double**, Layout, MemorySpace> iap(static_cast<double*>(iap_block.data()),
+                                                        iap_rows, iap_cols);
+  const Kokkos::View<double*, MemorySpace> partial(static_cast<double*>(partial_block.data()),
+                                                   partials);
+  for (std::int64_t f0 = 0; f0 < nf; f0 += nbatch) {
+    const std::int64_t nb = std::min(nbatch, nf - f0);
+    compute_batch(exec, in, o, grids, t, zbuf, flags, H, iap, S, partial, f0, nb, min_r, ec);
+  }
+}
+
+}  // namespace portasim::sfap::impl
