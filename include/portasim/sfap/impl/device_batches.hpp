@@ -88,8 +88,11 @@ void compute_batch(
       });
   if (!corrected) {
     // MyoGen's source, formed in each projection team's scratch from psi where it is read.
-    project_source_tiles_dispatch(exec, ec, SourceTiles<ExecutionSpace>{zbuf, flags, t, d1}, H,
-                                  grids, S, partial, f0, nbatch, o.dz_weighted);
+    const SourceTiles<ExecutionSpace> source{zbuf, flags, t, d1};
+    with_block_width(ec, [&](auto width) {
+      project_source_tiles<ExecutionSpace, decltype(width)::value>(
+          exec, source, H, grids, S, partial, f0, nbatch, o.dz_weighted);
+    });
     return;
   }
   // The corrected source into its buffer first, then projected from there. Three-dimensional
@@ -106,8 +109,11 @@ void compute_batch(
         iap(j, fb * nzmax + k) =
             k < g.n_z ? corrected_current_density(g, z, k, t(j), d1, suppress, half_width) : 0.0;
       });
-  project_dispatch(exec, ec, SourceFromBuffer<ExecutionSpace>{iap, nzmax}, H, grids, S, partial, f0,
-                   nbatch, o.dz_weighted);
+  const SourceFromBuffer<ExecutionSpace> source{iap, nzmax};
+  with_block_width(ec, [&](auto width) {
+    project_batch<ExecutionSpace, decltype(width)::value>(exec, source, H, grids, S, partial, f0,
+                                                          nbatch, o.dz_weighted);
+  });
 }
 
 // The pre-shift SFAPs of every fiber on a device, in batches under the buffer budget.

@@ -10,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "portasim/core/compat.hpp"
 #include "portasim/sfap/physics.hpp"
@@ -127,6 +128,18 @@ inline int electrode_block(std::int64_t ne) {
   return ec;
 }
 
+// f(std::integral_constant<int, EC>{}) for a block width of electrode_block (1, 2 or 4): the
+// projection kernels take the width as a template argument, so that a thread's sums stay in
+// registers.
+template <class F>
+void with_block_width(int ec, const F& f) {
+  switch (ec) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 2: f(std::integral_constant<int, 2>{}); break;
+    default: f(std::integral_constant<int, 4>{}); break;
+  }
+}
+
 // Points per team's share of a fiber's sum over k. A team per (fiber, block of electrodes)
 // alone gives a batch of a few hundred long fibers with one block of electrodes too few
 // threads to hide its loads. The shares depend only on the point index, so a fiber's sums
@@ -221,27 +234,6 @@ void project_batch(
         });
       });
   if (shares > 1) add_shares(exec, grids, S, partial, f0, nbatch, shares, dz_weighted);
-}
-
-template <class ExecutionSpace>
-void project_dispatch(
-    const ExecutionSpace& exec, int ec, const SourceFromBuffer<ExecutionSpace>& source,
-    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
-    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
-    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
-    const Kokkos::View<double*, typename ExecutionSpace::memory_space>& partial, std::int64_t f0,
-    std::int64_t nbatch, bool dz_weighted) {
-  switch (ec) {
-    case 1:
-      project_batch<ExecutionSpace, 1>(exec, source, H, grids, S, partial, f0, nbatch, dz_weighted);
-      break;
-    case 2:
-      project_batch<ExecutionSpace, 2>(exec, source, H, grids, S, partial, f0, nbatch, dz_weighted);
-      break;
-    default:
-      project_batch<ExecutionSpace, 4>(exec, source, H, grids, S, partial, f0, nbatch, dz_weighted);
-      break;
-  }
 }
 
 }  // namespace portasim::sfap::impl

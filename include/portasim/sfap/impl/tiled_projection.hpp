@@ -230,28 +230,4 @@ void project_source_tiles(
   if (shares > 1) add_shares(exec, grids, S, partial, f0, nbatch, shares, dz_weighted);
 }
 
-template <class ExecutionSpace>
-void project_source_tiles_dispatch(
-    const ExecutionSpace& exec, int ec, const SourceTiles<ExecutionSpace>& source,
-    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
-    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
-    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
-    const Kokkos::View<double*, typename ExecutionSpace::memory_space>& partial, std::int64_t f0,
-    std::int64_t nbatch, bool dz_weighted) {
-  switch (ec) {
-    case 1:
-      project_source_tiles<ExecutionSpace, 1>(exec, source, H, grids, S, partial, f0, nbatch,
-                                              dz_weighted);
-      break;
-    case 2:
-      project_source_tiles<ExecutionSpace, 2>(exec, source, H, grids, S, partial, f0, nbatch,
-                                              dz_weighted);
-      break;
-    default:
-      project_source_tiles<ExecutionSpace, 4>(exec, source, H, grids, S, partial, f0, nbatch,
-                                              dz_weighted);
-      break;
-  }
-}
-
 }  // namespace portasim::sfap::impl
