@@ -15,6 +15,7 @@ Result<typename ExecutionSpace::memory_space> compute(
 template <class ExecutionSpace>
 void release_cached_buffers() {
   impl::BatchPool<ExecutionSpace>::release();
+  impl::ResultArrays<ExecutionSpace>::release();
 }
 
 template <class ExecutionSpace>

@@ -19,30 +19,6 @@ namespace test_sfap_options {
 using namespace sfap_test;
 namespace ps = portasim::sfap;
 
-// A small deterministic motor unit (no reference file needed): 6 fibers, 3 electrodes, L = 30.
-inline ps::HostInputs small_unit() {
-  ps::HostInputs h;
-  h.n_fibers = 6;
-  h.n_electrodes = 3;
-  h.left_mm = 0;
-  h.right_mm = 30;
-  for (int f = 0; f < 6; ++f) {
-    h.fiber_centers.push_back(0.3 * std::cos(1.1 * f));
-    h.fiber_centers.push_back(0.3 * std::sin(1.1 * f));
-    h.endplate_z.push_back(14.0 + 0.37 * f);
-    h.conduction_velocity.push_back(3500.0 + 150.0 * f);
-    h.diameter.push_back(0.05 + 0.002 * f);
-    h.nerve_paths.push_back(0.7 * f);
-    h.nerve_paths.push_back(0.4 * f);
-  }
-  for (int e = 0; e < 3; ++e) {
-    h.electrode_positions.push_back(0.5);
-    h.electrode_positions.push_back(0.2);
-    h.electrode_positions.push_back(13.0 + 2.0 * e);
-  }
-  return h;
-}
-
 inline double rel(const std::vector<double>& a, const std::vector<double>& b) {
   return relative_frobenius(a, b);
 }

@@ -58,8 +58,11 @@ Result<typename ExecutionSpace::memory_space> compute(
 
 // On a device, compute takes its batch buffers from a pool that keeps them for the next call
 // until Kokkos is finalized (at most Options::max_buffer_bytes, and under PORTASIM_POOL_LIMIT).
-// This gives that memory back to the device now, once the work queued before has run; the
-// next compute allocates afresh. Host spaces keep no such buffers.
+// On every space it also keeps the arrays of results that their callers have let go of (at
+// most two of each, none under PORTASIM_POOL_LIMIT) and reuses them in the next call of the
+// same shapes, since a View's allocation costs a small unit as much as its kernels; a result
+// owns its arrays as any View does. This gives both back now, once the work queued before has
+// run; the next compute allocates afresh.
 template <class ExecutionSpace>
 void release_cached_buffers();
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "portasim/core/compat.hpp"
@@ -27,6 +28,7 @@
 #include "portasim/sfap/impl/fiber_grids.hpp"
 #include "portasim/sfap/impl/host_kernels.hpp"
 #include "portasim/sfap/impl/input_summary.hpp"
+#include "portasim/sfap/impl/result_arrays.hpp"
 #include "portasim/sfap/physics.hpp"
 
 namespace portasim::sfap::impl {
@@ -163,17 +165,13 @@ inline void require_no_flaws(int flaws) {
   require(!(flaws & flaw_electrodes), "sfap: electrode_positions has a non-finite value");
 }
 
-// The diagnostics r_raw and r_used (the radius clamped at min_r), (electrode, fiber).
+// The diagnostics r_raw and r_used (the radius clamped at min_r), (electrode, fiber), into
+// the result's arrays.
 template <class ExecutionSpace>
 void radial_distances(const ExecutionSpace& exec,
                       const Inputs<typename ExecutionSpace::memory_space>& in, double min_r,
                       Result<typename ExecutionSpace::memory_space>& res) {
-  using MemorySpace = typename ExecutionSpace::memory_space;
   const std::int64_t nf = res.n_fibers, ne = res.n_electrodes;
-  res.r_raw =
-      Matrix<MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_r_raw"), ne, nf);
-  res.r_used =
-      Matrix<MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_r_used"), ne, nf);
   const auto centers = in.fiber_centers;
   const auto el = in.electrode_positions;
   const auto r_raw = res.r_raw;
@@ -188,6 +186,42 @@ void radial_distances(const ExecutionSpace& exec,
       });
 }
 
+// Every array of the result, sized by res.nt, n_fibers, n_electrodes and the options, before
+// the call queues any work: from the arrays of earlier results that their callers have let go
+// of (result_arrays.hpp), or allocated, which under Kokkos 3 waits for the device.
+template <class ExecutionSpace>
+void allocate_result(const ExecutionSpace& exec, const Options& o,
+                     Result<typename ExecutionSpace::memory_space>& res) {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  using R = Result<MemorySpace>;
+  using Arrays = ResultArrays<ExecutionSpace>;
+  const std::int64_t nt = res.nt, nf = res.n_fibers, ne = res.n_electrodes;
+  const bool keep =
+      BatchPool<ExecutionSpace>::limit_bytes() == std::numeric_limits<std::size_t>::max();
+  bool reused = false;
+  auto take = [&](auto& array, const char* label, auto... extents) {
+    array =
+        Arrays::template take<std::decay_t<decltype(array)>>(exec, keep, label, reused, extents...);
+  };
+  take(res.t, "sfap_t", nt);
+  take(res.n_z, "sfap_n_z", nf);
+  take(res.mirror_shift, "sfap_mirror_shift", nf);
+  take(res.branch_L1_ge_L2, "sfap_branch", nf);
+  take(res.dz_hat, "sfap_dz_hat", nf);
+  take(res.r_raw, "sfap_r_raw", ne, nf);
+  take(res.r_used, "sfap_r_used", ne, nf);
+  take(res.sfaps_pre_shift, "sfaps_pre_shift", nt, ne, nf);
+  if (o.apply_delays) {
+    take(res.delays_s, "sfap_delays", nf);
+    take(res.sfaps_post_shift, "sfaps_post_shift", nt, ne, nf);
+    if (o.jitter_sd_s > 0) take(res.sfaps_jittered, "sfaps_jittered", nt, ne, nf);
+    take(res.muap, "muap", nt, ne);
+  }
+  // Work the caller queued on a reused array before letting it go finishes first, as the
+  // array's free would have waited for it.
+  if (reused) Kokkos::fence();
+}
+
 template <class ExecutionSpace>
 Result<typename ExecutionSpace::memory_space> compute_impl(
     const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& all,
@@ -199,8 +233,11 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
   const double dt = checked_time_step(in, o);
   const std::int64_t nf = in.endplate_z.extent(0), ne = in.electrode_positions.extent(0);
   const bool default_min_r = !(o.min_radial_dist_mm >= 0);
-  const InputSummary summary = summarize_inputs(exec, in, all, o.apply_delays, default_min_r);
+  const InputSummary summary =
+      summarize_inputs(exec, in, all, o.dz_mm, o.apply_delays, default_min_r);
   require_no_flaws(summary.flaws);
+  require(summary.longest_grid >= 2,
+          "sfap: dz is too large for the muscle (fewer than 2 grid points)");
   // float(mean(d)) of every fiber of the unit, NumPy's pairwise sum.
   const double min_r = default_min_r
                            ? summary.diameter_sum / static_cast<double>(all.diameter.extent(0))
@@ -210,39 +247,29 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
   res.min_radial_dist_mm = min_r;
   res.n_fibers = nf;
   res.n_electrodes = ne;
+  res.nt = arange_length(0.0, 2 * summary.longest + dt, dt);
+  res.n_z_max = summary.longest_grid;
+  allocate_result(exec, o, res);
 
   // ---- time axis and grids
-  res.t = time_axis_of_duration(exec, 2 * summary.longest, dt);
-  const std::int64_t nt = res.t.extent(0);
-  res.nt = nt;
+  fill_time_axis(exec, res.t, dt);
   // The call's temporaries (the grids here, the delay kernels later) come from the batch
   // pool: freed in exec's order when their blocks go at the end of the call, where Views of
   // their own would each be freed with a synchronization of the device.
   const auto grid_block = call_temporary<FiberGrid>(exec, nf, "sfap_grids");
   const Kokkos::View<FiberGrid*, MemorySpace> grids = grid_block.view;
-  res.n_z = decltype(res.n_z)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_n_z"), nf);
-  res.mirror_shift = decltype(res.mirror_shift)(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_mirror_shift"), nf);
-  res.branch_L1_ge_L2 = decltype(res.branch_L1_ge_L2)(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_branch"), nf);
-  res.dz_hat =
-      decltype(res.dz_hat)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_dz_hat"), nf);
-  res.n_z_max = fiber_grids(exec, in, o.dz_mm, o.sigma_i, grids, res);
-  const std::int64_t nzmax = res.n_z_max;
-  require(nzmax >= 2, "sfap: dz is too large for the muscle (fewer than 2 grid points)");
+  fiber_grids(exec, in, o.dz_mm, o.sigma_i, grids, res);
   radial_distances(exec, in, min_r, res);
 
   // ---- SFAPs: on a device in batches of fibers under the buffer budget, on the host one
   // fiber per work item with per-thread buffers (host_kernels.hpp)
-  res.sfaps_pre_shift = typename Result<MemorySpace>::cube(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfaps_pre_shift"), nt, ne, nf);
   constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
   if constexpr (on_host)
     compute_fibers_on_host(exec, in, o, Kokkos::View<const FiberGrid*, MemorySpace>(grids), res.t,
                            res.sfaps_pre_shift, min_r);
   else
     compute_in_batches(exec, in, o, Kokkos::View<const FiberGrid*, MemorySpace>(grids), res.t,
-                       res.sfaps_pre_shift, nzmax, min_r);
+                       res.sfaps_pre_shift, res.n_z_max, min_r);
 
   if (o.apply_delays) add_delays_and_muap(exec, in, o, dt, o.first_fiber, res);
   return res;

@@ -105,7 +105,8 @@ void apply_delays(
       });
 }
 
-// The post-shift SFAPs (nerve-path delays), the jittered ones where asked, and the MUAP.
+// The post-shift SFAPs (nerve-path delays), the jittered ones where asked, and the MUAP, into
+// the result's arrays, which compute allocated before it queued any work.
 template <class ExecutionSpace>
 void add_delays_and_muap(const ExecutionSpace& exec,
                          const Inputs<typename ExecutionSpace::memory_space>& in, const Options& o,
@@ -114,8 +115,6 @@ void add_delays_and_muap(const ExecutionSpace& exec,
   using MemorySpace = typename ExecutionSpace::memory_space;
   const std::int64_t nt = res.nt, ne = res.n_electrodes, nf = res.n_fibers;
   const std::int64_t np = odd_length(nt);
-  res.delays_s =
-      decltype(res.delays_s)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfap_delays"), nf);
   const auto samples_block = call_temporary<double>(exec, nf, "sfap_delay_samples");
   const Kokkos::View<double*, MemorySpace> delay_samples = samples_block.view;
   {
@@ -135,8 +134,6 @@ void add_delays_and_muap(const ExecutionSpace& exec,
   const auto shift_block = call_temporary<std::int64_t>(exec, nf, "sfap_delay_shift");
   const Kokkos::View<std::int64_t*, MemorySpace> shift = shift_block.view;
   delay_kernels(exec, Kokkos::View<const double*, MemorySpace>(delay_samples), kernel, shift, true);
-  res.sfaps_post_shift = typename Result<MemorySpace>::cube(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfaps_post_shift"), nt, ne, nf);
   apply_delays(exec,
                Kokkos::View<const double***, Kokkos::LayoutRight, MemorySpace>(res.sfaps_pre_shift),
                kernel, Kokkos::View<const std::int64_t*, MemorySpace>(shift), res.sfaps_post_shift);
@@ -146,7 +143,6 @@ void add_delays_and_muap(const ExecutionSpace& exec,
   // delay). Jittered SFAPs are kept as their own cube so that a rank of a split run hands the
   // same per-fiber terms to the ordered MUAP reduction (distributed::gather_result) as a
   // single rank sums here.
-  res.muap = Matrix<MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "muap"), nt, ne);
   auto terms = res.sfaps_post_shift;
   if (o.jitter_sd_s > 0) {
     const double scale = o.jitter_sd_s / dt;
@@ -160,8 +156,6 @@ void add_delays_and_muap(const ExecutionSpace& exec,
         });
     delay_kernels(exec, Kokkos::View<const double*, MemorySpace>(delay_samples), kernel, shift,
                   false);
-    res.sfaps_jittered = typename Result<MemorySpace>::cube(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "sfaps_jittered"), nt, ne, nf);
     apply_delays(
         exec, Kokkos::View<const double***, Kokkos::LayoutRight, MemorySpace>(res.sfaps_post_shift),
         kernel, Kokkos::View<const std::int64_t*, MemorySpace>(shift), res.sfaps_jittered);

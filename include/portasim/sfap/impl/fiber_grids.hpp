@@ -78,12 +78,13 @@ KOKKOS_INLINE_FUNCTION double team_pairwise_sum(const Member& team, const Values
   return total;
 }
 
-// grids(f) and its diagnostics for every fiber of the block; returns the longest grid.
+// grids(f) and its diagnostics for every fiber of the block, queued on exec (the longest grid
+// is the inputs' summary's, so nothing here waits for the device).
 template <class ExecutionSpace>
-std::int64_t fiber_grids(
-    const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& in, double dz,
-    double sigma_i, const Kokkos::View<FiberGrid*, typename ExecutionSpace::memory_space>& grids,
-    const Result<typename ExecutionSpace::memory_space>& res) {
+void fiber_grids(const ExecutionSpace& exec,
+                 const Inputs<typename ExecutionSpace::memory_space>& in, double dz, double sigma_i,
+                 const Kokkos::View<FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+                 const Result<typename ExecutionSpace::memory_space>& res) {
   using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
   using member = typename team_policy::member_type;
   using scratch_space = typename ExecutionSpace::scratch_memory_space;
@@ -100,12 +101,11 @@ std::int64_t fiber_grids(
   const auto dz_hat = res.dz_hat;
   const std::size_t bytes =
       2 * index_scratch::shmem_size(team_sum_blocks) + sum_scratch::shmem_size(team_sum_blocks);
-  std::int64_t longest = 0;
-  Kokkos::parallel_reduce(
+  Kokkos::parallel_for(
       "portasim::sfap::fiber_grids",
       team_policy(exec, static_cast<int>(nf), Kokkos::AUTO)
           .set_scratch_size(0, Kokkos::PerTeam(bytes)),
-      KOKKOS_LAMBDA(const member& team, std::int64_t& m) {
+      KOKKOS_LAMBDA(const member& team) {
         const std::int64_t f = team.league_rank();
         const index_scratch offsets(team.team_scratch(0), team_sum_blocks),
             lengths(team.team_scratch(0), team_sum_blocks);
@@ -123,10 +123,7 @@ std::int64_t fiber_grids(
           branch(f) = g.right_longer ? 1 : 0;
           dz_hat(f) = g.dz_hat;
         });
-        if (g.n_z > m) m = g.n_z;
-      },
-      Kokkos::Max<std::int64_t>(longest));
-  return longest;
+      });
 }
 
 }  // namespace portasim::sfap::impl

@@ -1,6 +1,7 @@
 #pragma once
 // What sfap::compute learns of its inputs' values before it sizes anything: their flaws, the
-// time axis's duration and the default minimum radius, in one reduction on the instance.
+// time axis's duration, the longest grid and the default minimum radius, in one reduction on
+// the instance.
 
 #include <Kokkos_Core.hpp>
 
@@ -31,12 +32,15 @@ struct ViewValues {
 
 // What compute needs to know of its inputs before it sizes anything, in one pass and one
 // synchronisation: the flaws of the block's values (InputFlaw bits), the longest duration
-// max(L1, L2)/v of every fiber of the unit (its time axis is the whole unit's), and NumPy's
-// pairwise sum of every fiber's diameter (whose mean is the default minimum radius), which
-// work item 0 forms alone while the others add an exact 0.
+// max(L1, L2)/v of every fiber of the unit (its time axis is the whole unit's), the longest
+// grid N_z of the block's fibers (the batches' row count), and NumPy's pairwise sum of every
+// fiber's diameter (whose mean is the default minimum radius), which work item 0 forms alone
+// while the others add an exact 0. With every size known here, compute allocates its result
+// before it queues any work and waits for the device nowhere else.
 struct InputSummary {
   int flaws = 0;
   double longest = 0;
+  std::int64_t longest_grid = 0;
   double diameter_sum = 0;
 };
 
@@ -45,22 +49,26 @@ struct SummarizeInputs {
   using value_type = InputSummary;
   Inputs<MemorySpace> block;  // the fibers this call computes
   Inputs<MemorySpace> all;    // every fiber of the unit
+  double dz = 0;
   bool check_paths = false, sum_diameters = false;
 
   KOKKOS_INLINE_FUNCTION void init(value_type& s) const {
     s.flaws = 0;
     s.longest = 0;
+    s.longest_grid = 0;
     s.diameter_sum = 0;
   }
   KOKKOS_INLINE_FUNCTION void join(value_type& a, const value_type& b) const {
     a.flaws |= b.flaws;
     if (b.longest > a.longest) a.longest = b.longest;
+    if (b.longest_grid > a.longest_grid) a.longest_grid = b.longest_grid;
     a.diameter_sum += b.diameter_sum;
   }
   // Kokkos 3.x joins through volatile references as well; goes with Kokkos 3 support.
   KOKKOS_INLINE_FUNCTION void join(volatile value_type& a, const volatile value_type& b) const {
     a.flaws |= b.flaws;
     if (b.longest > a.longest) a.longest = b.longest;
+    if (b.longest_grid > a.longest_grid) a.longest_grid = b.longest_grid;
     a.diameter_sum += b.diameter_sum;
   }
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, value_type& s) const {
@@ -73,6 +81,8 @@ struct SummarizeInputs {
       if (!m::isfinite(block.fiber_centers(i, 0)) || !m::isfinite(block.fiber_centers(i, 1)))
         s.flaws |= flaw_centers;
       if (!m::isfinite(zi) || !(zi >= left) || !(zi <= right)) s.flaws |= flaw_endplate;
+      else if (const std::int64_t n_z = grid_points(zi, left, right, dz).n_z; n_z > s.longest_grid)
+        s.longest_grid = n_z;
       if (!m::isfinite(v) || !(v > 0)) s.flaws |= flaw_velocity;
       if (!m::isfinite(d) || !(d > 0)) s.flaws |= flaw_diameter;
       if (check_paths &&
@@ -95,7 +105,7 @@ struct SummarizeInputs {
 
 template <class ExecutionSpace, class MemorySpace>
 InputSummary summarize_inputs(const ExecutionSpace& exec, const Inputs<MemorySpace>& block,
-                              const Inputs<MemorySpace>& all, bool check_paths,
+                              const Inputs<MemorySpace>& all, double dz, bool check_paths,
                               bool sum_diameters) {
   const std::int64_t n = std::max({static_cast<std::int64_t>(block.endplate_z.extent(0)),
                                    static_cast<std::int64_t>(block.electrode_positions.extent(0)),
@@ -103,7 +113,7 @@ InputSummary summarize_inputs(const ExecutionSpace& exec, const Inputs<MemorySpa
   InputSummary summary;
   Kokkos::parallel_reduce(
       "portasim::sfap::summarize_inputs", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
-      SummarizeInputs<MemorySpace>{block, all, check_paths, sum_diameters}, summary);
+      SummarizeInputs<MemorySpace>{block, all, dz, check_paths, sum_diameters}, summary);
   return summary;
 }
 
