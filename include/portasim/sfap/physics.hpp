@@ -339,10 +339,15 @@ KOKKOS_FORCEINLINE_FUNCTION double radial_distance(double xf, double yf, double 
   return compat::math::sqrt(dx * dx + dy * dy);
 }
 KOKKOS_INLINE_FUNCTION double clamp_radius(double r, double min_r) { return r < min_r ? min_r : r; }
+// The same from dz = z - ze and the conductivities' factors ratio = sigma_z / sigma_r and
+// scale = 4 pi sigma_r, which a kernel forms once: the same operations in the same order.
+KOKKOS_FORCEINLINE_FUNCTION double elementary_response_of(double dz, double r, double ratio,
+                                                          double scale) {
+  return 1.0 / (scale * compat::math::sqrt(ratio * (r * r) + dz * dz));
+}
 KOKKOS_FORCEINLINE_FUNCTION double elementary_response(double z, double r, double ze,
                                                        double sigma_r, double sigma_z) {
-  const double dz = z - ze;
-  return 1.0 / (4 * pi * sigma_r * compat::math::sqrt(sigma_z / sigma_r * (r * r) + dz * dz));
+  return elementary_response_of(z - ze, r, sigma_z / sigma_r, 4 * pi * sigma_r);
 }
 
 // ---- Delays -------------------------------------------------------------------------------

@@ -269,7 +269,7 @@ Result<typename ExecutionSpace::memory_space> compute_impl(
                            res.sfaps_pre_shift, min_r);
   else
     compute_in_batches(exec, in, o, Kokkos::View<const FiberGrid*, MemorySpace>(grids), res.t,
-                       res.sfaps_pre_shift, res.n_z_max, min_r);
+                       res.sfaps_pre_shift, res.n_z_max, res.r_used);
 
   if (o.apply_delays) add_delays_and_muap(exec, in, o, dt, o.first_fiber, res);
   return res;

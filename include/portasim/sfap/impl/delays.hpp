@@ -9,6 +9,7 @@
 
 #include "portasim/core/compat.hpp"
 #include "portasim/core/counter_rng.hpp"
+#include "portasim/core/error.hpp"
 #include "portasim/sfap/compute.hpp"
 #include "portasim/sfap/impl/batch_pool.hpp"
 #include "portasim/sfap/impl/host_kernels.hpp"
@@ -55,53 +56,141 @@ void apply_delays(
     return;
   }
   const std::int64_t nt = S.extent(0), ne = S.extent(1), nf = S.extent(2), np = kernel.extent(1);
-  // One team per (fiber, electrode): the integer-shifted series x' and the fiber's kernel twice
-  // over (cc[u] = c[u mod N'], so that c[(j - m) mod N'] = cc[j - m + N'] without a branch) go
-  // to scratch. A thread sums four outputs, j + q ceil(nt/4), over m ascending, so that each
-  // load of x'(m) serves four independent sums, and only over the rows m that the shift
-  // fills (the others are exact zeros and add nothing).
-  constexpr int outputs = 4;
+  // One team per (fiber, block of four electrodes): the block's integer-shifted series x'
+  // (time-major, the block's electrodes fastest) and the fiber's kernel twice over
+  // (cc[u] = c[u mod N'], so that c[(j - m) mod N'] = cc[j - m + N'] without a branch) go to
+  // scratch. A thread sums four times j + q ceil(nt/4) of the four electrodes over m
+  // ascending, so that each step loads four values of x' and four of cc for sixteen products,
+  // and only over the rows m that the shift fills (the others are exact zeros and add
+  // nothing). Each output is the same sum in the same order as one thread per output forms.
+  constexpr int outputs = 4, electrodes = 4;
   const std::int64_t rows = (nt + outputs - 1) / outputs;
-  const std::size_t bytes = scratch_view::shmem_size(nt) + scratch_view::shmem_size(2 * np);
+  const std::int64_t blocks = (ne + electrodes - 1) / electrodes;
+  const std::size_t bytes =
+      scratch_view::shmem_size(nt * electrodes) + scratch_view::shmem_size(2 * np);
   // A long series goes to level-1 scratch (device memory, through the caches), which has no
   // such bound as the shared memory of level 0.
   const int level = bytes <= static_cast<std::size_t>(team_policy::scratch_size_max(0)) ? 0 : 1;
+  // A warp per 32 rows, at most 256 threads (longer series loop over their rows).
+  const int team_size = static_cast<int>(rows < 256 ? (rows + 31) / 32 * 32 : 256);
   Kokkos::parallel_for(
       "portasim::sfap::delay",
-      team_policy(exec, static_cast<int>(nf * ne), Kokkos::AUTO)
+      team_policy(exec, static_cast<int>(nf * blocks), team_size)
           .set_scratch_size(level, Kokkos::PerTeam(bytes)),
       KOKKOS_LAMBDA(const member& team) {
-        const std::int64_t f = team.league_rank() / ne, e = team.league_rank() % ne;
-        const scratch_view x(team.team_scratch(level), nt), cc(team.team_scratch(level), 2 * np);
+        const std::int64_t f = team.league_rank() / blocks;
+        const std::int64_t e0 = team.league_rank() % blocks * electrodes;
+        const scratch_view x(team.team_scratch(level), nt * electrodes),
+            cc(team.team_scratch(level), 2 * np);
         const std::int64_t n = shift(f);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 2 * np), [&](const std::int64_t u) {
-          cc(u) = kernel(f, u < np ? u : u - np);
-          if (u < nt) {
-            const std::int64_t src = shifted_source(u, n, nt);
-            x(u) = src >= 0 ? S(src, e, f) : 0.0;
-          }
-        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 2 * np),
+                             [&](const std::int64_t u) { cc(u) = kernel(f, u < np ? u : u - np); });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nt * electrodes),
+                             [&](const std::int64_t i) {
+                               const std::int64_t m = i / electrodes, e = e0 + i % electrodes;
+                               const std::int64_t src = shifted_source(m, n, nt);
+                               x(i) = src >= 0 && e < ne ? S(src, e, f) : 0.0;
+                             });
         team.team_barrier();
         const std::int64_t m0 = n < 0 ? 0 : (n > nt ? nt : n);
         const std::int64_t m1 = nt + n < 0 ? 0 : (nt + n > nt ? nt : nt + n);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows), [&](const std::int64_t row) {
           std::int64_t j[outputs];
-          double y[outputs];
+          int lag[outputs];  // j - m0, the offset of cc(j - m + N') from cc(N' - m)
+          double y[outputs][electrodes];
           PORTASIM_UNROLL
           for (int q = 0; q < outputs; ++q) {
             // An output past the series repeats the row's first and is never stored.
             j[q] = row + q * rows < nt ? row + q * rows : row;
-            y[q] = 0.0;
-          }
-          for (std::int64_t m = m0; m < m1; ++m) {
-            const double xm = x(m);
+            lag[q] = static_cast<int>(j[q] - m0);
             PORTASIM_UNROLL
-            for (int q = 0; q < outputs; ++q) y[q] += xm * cc(j[q] - m + np);
+            for (int e = 0; e < electrodes; ++e) y[q][e] = 0.0;
+          }
+          // Pointers that step with m, and 32-bit offsets: the loop's index arithmetic
+          // would otherwise outweigh its products.
+          const double* xm_row = x.data() + m0 * electrodes;
+          const double* c_row = cc.data() + np;  // cc(N' - (m - m0)) at m
+          for (int m = 0; m < static_cast<int>(m1 - m0); ++m, xm_row += electrodes, --c_row) {
+            double xm[electrodes];
+            PORTASIM_UNROLL
+            for (int e = 0; e < electrodes; ++e) xm[e] = xm_row[e];
+            PORTASIM_UNROLL
+            for (int q = 0; q < outputs; ++q) {
+              const double c = c_row[lag[q]];
+              PORTASIM_UNROLL
+              for (int e = 0; e < electrodes; ++e) y[q][e] += xm[e] * c;
+            }
           }
           PORTASIM_UNROLL
-          for (int q = 0; q < outputs; ++q)
-            if (row + q * rows < nt) out(j[q], e, f) = y[q];
+          for (int q = 0; q < outputs; ++q) PORTASIM_UNROLL
+          for (int e = 0; e < electrodes; ++e)
+            if (row + q * rows < nt && e0 + e < ne) out(j[q], e0 + e, f) = y[q][e];
         });
+      });
+}
+
+// muap(j, e) = sum over f of terms(j, e, f), f ascending (the order the MPI runs reproduce
+// bit for bit). On a device a team of eight warps holds eight such rows: it stages their next
+// 256 fibers in scratch, each warp one row with coalesced loads, and while eight threads add
+// them in order the team's loads of the following 256 are already in flight. A thread that
+// read its own row from device memory would wait for each load in turn; a unit has too few
+// rows (N_t N_e) for that to fill the device.
+template <class ExecutionSpace>
+void sum_over_fibers(const ExecutionSpace& exec,
+                     const Kokkos::View<const double***, Kokkos::LayoutRight,
+                                        typename ExecutionSpace::memory_space>& terms,
+                     const Matrix<typename ExecutionSpace::memory_space>& muap) {
+  const std::int64_t nt = terms.extent(0), ne = terms.extent(1), nf = terms.extent(2);
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename ExecutionSpace::memory_space>::accessible) {
+    Kokkos::parallel_for(
+        "portasim::sfap::muap", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nt * ne),
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          const std::int64_t j = i / ne, e = i % ne;
+          double sum = 0;
+          for (std::int64_t f = 0; f < nf; ++f) sum += terms(j, e, f);
+          muap(j, e) = sum;
+        });
+    return;
+  }
+  using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
+  using member = typename team_policy::member_type;
+  using scratch_view =
+      Kokkos::View<double*, typename ExecutionSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  // An odd row stride in scratch, so that the summing threads' reads fall in different banks.
+  constexpr int rows = 8, fibers = 256, stride = fibers + 1, threads = fibers;
+  const std::int64_t n_rows = nt * ne;
+  // Row (j, e) of the cube is values[(j ne + e) nf, ...): the result's cubes are contiguous.
+  require(terms.span_is_contiguous(), "sfap: the MUAP's terms must be contiguous");
+  const double* const values = terms.data();
+  Kokkos::parallel_for(
+      "portasim::sfap::muap",
+      team_policy(exec, static_cast<int>((n_rows + rows - 1) / rows), threads)
+          .set_scratch_size(0, Kokkos::PerTeam(scratch_view::shmem_size(rows * stride))),
+      KOKKOS_LAMBDA(const member& team) {
+        const scratch_view tile(team.team_scratch(0), rows * stride);
+        const std::int64_t row0 = static_cast<std::int64_t>(team.league_rank()) * rows;
+        const int rank = team.team_rank();
+        // This thread's value of fiber f0 + rank in each of the team's rows.
+        double v[rows];
+        const auto load = [&](const std::int64_t f0) {
+          PORTASIM_UNROLL
+          for (int r = 0; r < rows; ++r)
+            v[r] = row0 + r < n_rows && f0 + rank < nf ? values[(row0 + r) * nf + f0 + rank] : 0.0;
+        };
+        load(0);
+        double sum = 0;
+        for (std::int64_t f0 = 0; f0 < nf; f0 += fibers) {
+          PORTASIM_UNROLL
+          for (int r = 0; r < rows; ++r) tile(r * stride + rank) = v[r];
+          team.team_barrier();
+          if (f0 + fibers < nf) load(f0 + fibers);
+          const int n = static_cast<int>(nf - f0 < fibers ? nf - f0 : fibers);
+          if (rank < rows)
+            for (int c = 0; c < n; ++c) sum += tile(rank * stride + c);
+          team.team_barrier();
+        }
+        if (rank < rows && row0 + rank < n_rows) muap((row0 + rank) / ne, (row0 + rank) % ne) = sum;
       });
 }
 
@@ -161,15 +250,8 @@ void add_delays_and_muap(const ExecutionSpace& exec,
         kernel, Kokkos::View<const std::int64_t*, MemorySpace>(shift), res.sfaps_jittered);
     terms = res.sfaps_jittered;
   }
-  const auto muap = res.muap;
-  Kokkos::parallel_for(
-      "portasim::sfap::muap", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nt * ne),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int64_t j = i / ne, e = i % ne;
-        double sum = 0;
-        for (std::int64_t f = 0; f < nf; ++f) sum += terms(j, e, f);
-        muap(j, e) = sum;
-      });
+  sum_over_fibers(exec, Kokkos::View<const double***, Kokkos::LayoutRight, MemorySpace>(terms),
+                  res.muap);
 }
 
 }  // namespace portasim::sfap::impl

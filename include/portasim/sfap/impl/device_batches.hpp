@@ -41,7 +41,7 @@ void compute_batch(
                        typename ExecutionSpace::memory_space>& iap,
     const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
     const Kokkos::View<double*, typename ExecutionSpace::memory_space>& partial, std::int64_t f0,
-    std::int64_t nbatch, double min_r, int ec) {
+    std::int64_t nbatch, const Matrix<typename ExecutionSpace::memory_space>& r_used, int ec) {
   using MemorySpace = typename ExecutionSpace::memory_space;
   const std::int64_t nzmax = zbuf.extent(1) - 1, nt = t.extent(0),
                      ne = in.electrode_positions.extent(0);
@@ -49,7 +49,6 @@ void compute_batch(
   const bool suppress = o.suppress_endplate, corrected = o.corrected_source;
   const double half_width = o.endplate_half_width_mm, d1 = o.d1, sigma_r = o.sigma_r,
                sigma_z = o.sigma_z;
-  const auto centers = in.fiber_centers;
   const auto el = in.electrode_positions;
   // grid
   Kokkos::parallel_for(
@@ -71,19 +70,23 @@ void compute_batch(
       });
   // responses: the volume conductor of every point for every electrode, electrodes fastest
   // so that a warp's stores are contiguous; padding electrodes and points past a fiber's grid
-  // hold 0.
+  // hold 0. A three-dimensional range: no integer division per element. The radii are the
+  // result's r_used, and the conductivities' factors are formed once.
+  using responses_policy =
+      Kokkos::MDRangePolicy<ExecutionSpace,
+                            Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
+  const std::int64_t response_tile_e = ne_padded < 32 ? ne_padded : 32;
+  const std::int64_t response_tile_k = 256 / response_tile_e;
+  const double ratio = sigma_z / sigma_r, scale = 4 * pi * sigma_r;
   Kokkos::parallel_for(
       "portasim::sfap::responses",
-      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nbatch * nzmax * ne_padded),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int64_t e = i % ne_padded, point = i / ne_padded;
-        const std::int64_t fb = point / nzmax, k = point % nzmax, f = f0 + fb;
+      responses_policy(exec, {0, 0, 0}, {nbatch, nzmax, ne_padded},
+                       {1, response_tile_k, response_tile_e}),
+      KOKKOS_LAMBDA(const std::int64_t fb, const std::int64_t k, const std::int64_t e) {
+        const std::int64_t f = f0 + fb;
         double h = 0.0;
-        if (e < ne && k < grids(f).n_z) {
-          const double r = clamp_radius(
-              radial_distance(centers(f, 0), centers(f, 1), el(e, 0), el(e, 1)), min_r);
-          h = elementary_response(zbuf(fb, k), r, el(e, 2), sigma_r, sigma_z);
-        }
+        if (e < ne && k < grids(f).n_z)
+          h = elementary_response_of(zbuf(fb, k) - el(e, 2), r_used(e, f), ratio, scale);
         H(fb, k, e) = h;
       });
   if (!corrected) {
@@ -124,7 +127,7 @@ void compute_in_batches(
     const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
     const Kokkos::View<const double*, typename ExecutionSpace::memory_space>& t,
     const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
-    std::int64_t nzmax, double min_r) {
+    std::int64_t nzmax, const Matrix<typename ExecutionSpace::memory_space>& r_used) {
   using MemorySpace = typename ExecutionSpace::memory_space;
   const std::int64_t nt = t.extent(0), ne = S.extent(1), nf = S.extent(2);
   // The projection indexes a fiber's rows with 32-bit integers.
@@ -179,7 +182,7 @@ void compute_in_batches(
                                                    partials);
   for (std::int64_t f0 = 0; f0 < nf; f0 += nbatch) {
     const std::int64_t nb = std::min(nbatch, nf - f0);
-    compute_batch(exec, in, o, grids, t, zbuf, flags, H, iap, S, partial, f0, nb, min_r, ec);
+    compute_batch(exec, in, o, grids, t, zbuf, flags, H, iap, S, partial, f0, nb, r_used, ec);
   }
 }
 
