@@ -30,34 +30,49 @@ KOKKOS_INLINE_FUNCTION std::uint8_t row_flags(const PointCoefficients& c) {
 // `times` consecutive times, times fastest so that a warp shares its rows and its block's h.
 // A chunk has rows_per_block rows per block: each thread forms the source of that many rows.
 struct TileShape {
-  int blocks = 1, times = 32, rows_per_block = 8;
+  int blocks = 1, times = 32, rows_per_block = 8, block_width = 4;
+  // With several blocks the team stages the chunk's h of its electrodes in scratch, where it
+  // fits: each warp reads its own block's h, whose lines no other warp of the team brings to
+  // the cache, so that from device memory every row would wait for the L2.
+  bool stage_h = false;
   int team_size() const { return blocks * times; }
   int chunk_rows() const { return rows_per_block * blocks; }
-  // The team's scratch: psi at the chunk's rows and at their mirrors, and the source.
+  bool staged_h() const { return stage_h; }
+  int h_columns() const { return blocks * block_width; }
+  // The team's scratch: psi at the chunk's rows and at their mirrors, the source, and h.
   std::size_t scratch_doubles() const {
-    return static_cast<std::size_t>(3 * chunk_rows() + 2) * static_cast<std::size_t>(times);
+    return static_cast<std::size_t>(3 * chunk_rows() + 2) * static_cast<std::size_t>(times) +
+           (staged_h() ? static_cast<std::size_t>(chunk_rows() * h_columns()) : 0);
   }
 };
 
 // A warp of times (fewer with more than 8 blocks, so that a team has at most 256 threads):
 // the team's rows are those of its last time, whose wave has gone furthest, and a tile of few
-// times adds few rows that its earlier times' waves have not reached. Eight rows per block,
-// or four where eight would not fit in the 48 KiB of shared memory a team gets without
-// opting in, of which Kokkos keeps 8 (team size + 2) bytes for team reductions and each
-// scratch View may take 8 more for alignment.
-inline TileShape tile_shape(std::int64_t electrode_blocks) {
+// times adds few rows that its earlier times' waves have not reached. The first that fits
+// of: eight rows per block with h staged, four with h staged, eight, four; in the 48 KiB of
+// shared memory a team gets without opting in, of which Kokkos keeps 8 (team size + 2) bytes
+// for team reductions and each of the four scratch Views may take 8 more for alignment.
+inline TileShape tile_shape(std::int64_t electrode_blocks, int block_width) {
   constexpr int max_blocks = 32;
   constexpr std::size_t shared_bytes = 48 * 1024;
   TileShape s;
+  s.block_width = block_width;
   s.blocks = static_cast<int>(electrode_blocks < max_blocks ? electrode_blocks : max_blocks);
   int padded = 1;
   while (padded < s.blocks) padded *= 2;
   s.times = padded <= 8 ? 32 : 256 / padded;
-  const auto needed = [&s]() {
-    return (s.scratch_doubles() + 3 + static_cast<std::size_t>(s.team_size() + 2)) * sizeof(double);
+  const auto fits = [&s]() {
+    return (s.scratch_doubles() + 4 + static_cast<std::size_t>(s.team_size() + 2)) *
+               sizeof(double) <=
+           shared_bytes;
   };
-  if (needed() > shared_bytes) s.rows_per_block = 4;
-  return s;
+  for (const bool stage : {true, false})
+    for (const int rows : {8, 4}) {
+      s.stage_h = stage && s.blocks > 1;
+      s.rows_per_block = rows;
+      if (fits()) return s;
+    }
+  return s;  // four rows unstaged: at most 32 blocks of 8 times by 4 rows fit
 }
 
 // What the tiles read of a batch: the extended grids, the point decisions and the times.
@@ -93,8 +108,8 @@ KOKKOS_INLINE_FUNCTION double source_of_row(const FiberGrid& g, std::uint8_t fla
 // order; with one share the team writes S itself. The phases stay in one lambda, longer than
 // the project's functions usually are: its speed follows its register allocation, which
 // each restructuring so far has moved (design notes, rule 4).
-template <class ExecutionSpace, int EC>
-void project_source_tiles(
+template <class ExecutionSpace, int EC, bool StagedH>
+void project_source_tiles_of_shape(
     const ExecutionSpace& exec, const SourceTiles<ExecutionSpace>& source,
     const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
     const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
@@ -111,7 +126,7 @@ void project_source_tiles(
                    Kokkos::MemoryUnmanaged>;
   const std::int64_t nt = S.extent(0), ne = S.extent(1);
   const std::int64_t blocks = (ne + EC - 1) / EC, shares = projection_shares(H.extent(1));
-  const TileShape shape = tile_shape(blocks);
+  const TileShape shape = tile_shape(blocks, EC);
   const int team_times = shape.times, chunk = shape.chunk_rows();
   const std::int64_t groups = (blocks + shape.blocks - 1) / shape.blocks;
   const std::int64_t tiles = (nt + team_times - 1) / team_times;
@@ -121,7 +136,8 @@ void project_source_tiles(
   // teams.
   const int source_rows_in_scratch = shape.blocks > 1 ? chunk : 0;
   const std::size_t bytes = 2 * scratch_tile::shmem_size(chunk + 1, team_times) +
-                            scratch_tile::shmem_size(source_rows_in_scratch, team_times);
+                            scratch_tile::shmem_size(source_rows_in_scratch, team_times) +
+                            (StagedH ? scratch_tile::shmem_size(chunk, shape.h_columns()) : 0);
   const auto zbuf = source.zbuf;
   const auto flags = source.flags;
   const auto t = source.t;
@@ -138,15 +154,16 @@ void project_source_tiles(
         rank /= tiles;
         const std::int64_t share = rank % shares, fb = rank / shares, f = f0 + fb;
         const int lane = team.team_rank() % team_times, block = team.team_rank() / team_times;
-        const std::int64_t j = tile * team_times + lane;
+        // Tiles end at the last time, so that a tile short of times is the first, whose
+        // rows are the fewest: a tile's cost follows its last time's rows.
+        const std::int64_t j_last = nt - 1 - (tiles - 1 - tile) * team_times;
+        const std::int64_t j = j_last - (team_times - 1) + lane;
         const std::int64_t e0 = (group * shape.blocks + block) * EC;
-        const bool stores_sums = j < nt && e0 < ne;  // this thread has sums to add and store
+        const bool stores_sums = j >= 0 && e0 < ne;  // this thread has sums to add and store
         const FiberGrid g = grids(f);
         const BatchRowZ<MemorySpace> z{zbuf, fb};
         // The rows with a source only grow as the wave advances, so the tile's last time
         // bounds every time's.
-        const std::int64_t j_last =
-            (tile + 1) * team_times < nt ? (tile + 1) * team_times - 1 : nt - 1;
         const SourceRows wave_rows = source_rows(g, z, t(j_last));
         std::int64_t lo = 0, hi = -1;
         // The window by a second bisection rather than from `wave_rows`: this kernel's speed
@@ -169,13 +186,17 @@ void project_source_tiles(
         const scratch_tile long_tile(team.team_scratch(0), chunk + 1, team_times);
         const scratch_tile mirror_tile(team.team_scratch(0), chunk + 1, team_times);
         const scratch_tile source_tile(team.team_scratch(0), source_rows_in_scratch, team_times);
+        // Without staging the kernel is the one it was before staging came, capturing nothing
+        // more: its speed follows its register allocation and code (design notes, rule 4).
+        scratch_tile h_tile;
+        if (StagedH) h_tile = scratch_tile(team.team_scratch(0), chunk, shape.blocks * EC);
         // This thread's column of each tile: rows team_times apart.
         double* const long_column = &long_tile(0, lane);
         double* const mirror_column = &mirror_tile(0, lane);
         double* const source_column = shape.blocks > 1 ? source_tile.data() + lane : long_column;
         const auto long_psi = [&](int i) { return long_column[i * team_times]; };
         const auto mirrored_psi = [&](int i) { return mirror_column[i * team_times]; };
-        const double tj = j < nt ? t(j) : t(j_last);
+        const double tj = j >= 0 ? t(j) : t(j_last);
         // psi at this thread's time of rows outside the grid (never used) is taken at its ends.
         const auto psi_at = [&](int k) {
           const int inside = k < 0 ? 0 : (k > n_z ? n_z : k);
@@ -199,6 +220,18 @@ void project_source_tiles(
             if (has_mirror) mirror_column[i * team_times] = psi_at(m_last + i);
           }
           barrier();
+          // The chunk's h of the team's electrodes, after the barrier that every read of the
+          // previous chunk's precedes.
+          if (StagedH) {
+            const int n = k_hi - k0 + 1 < chunk ? k_hi - k0 + 1 : chunk;
+            const int columns = shape.blocks * EC;
+            const std::int64_t team_e0 = group * shape.blocks * EC;
+            for (int i = team.team_rank(); i < n * columns; i += team.team_size()) {
+              const int r = i / columns, c = i % columns;
+              if (team_e0 + c < static_cast<std::int64_t>(H.extent(2)))
+                h_tile(r, c) = H(fb, k0 + r, team_e0 + c);
+            }
+          }
           // The source of this thread's run of rows, at its time (0 past k_hi).
           PORTASIM_NO_UNROLL
           for (int i = 0; i < shape.rows_per_block; ++i) {
@@ -211,9 +244,11 @@ void project_source_tiles(
           barrier();
           if (stores_sums) {
             const int n = k_hi - k0 + 1 < chunk ? k_hi - k0 + 1 : chunk;
-            const double* a = source_column;   // rows team_times apart
-            const double* h = &H(fb, k0, e0);  // rows h_stride apart, electrodes contiguous
-            for (int r = 0; r < n; ++r, a += team_times, h += h_stride)
+            const double* a = source_column;  // rows team_times apart
+            // Rows h_step apart, electrodes contiguous.
+            const double* h = StagedH ? &h_tile(0, block * EC) : &H(fb, k0, e0);
+            const std::int64_t h_step = StagedH ? shape.blocks * EC : h_stride;
+            for (int r = 0; r < n; ++r, a += team_times, h += h_step)
               for (int e = 0; e < EC; ++e) acc[e] += *a * h[e];
           }
           // No barrier here: the next chunk writes the psi tiles, last read before the
@@ -228,6 +263,25 @@ void project_source_tiles(
         }
       });
   if (shares > 1) add_shares(exec, grids, S, partial, f0, nbatch, shares, dz_weighted);
+}
+
+// The projection for the team shape of the batch's electrodes, with h staged where the shape
+// stages it.
+template <class ExecutionSpace, int EC>
+void project_source_tiles(
+    const ExecutionSpace& exec, const SourceTiles<ExecutionSpace>& source,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
+    const Kokkos::View<const FiberGrid*, typename ExecutionSpace::memory_space>& grids,
+    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
+    const Kokkos::View<double*, typename ExecutionSpace::memory_space>& partial, std::int64_t f0,
+    std::int64_t nbatch, bool dz_weighted) {
+  const std::int64_t blocks = (static_cast<std::int64_t>(S.extent(1)) + EC - 1) / EC;
+  if (tile_shape(blocks, EC).staged_h())
+    project_source_tiles_of_shape<ExecutionSpace, EC, true>(exec, source, H, grids, S, partial, f0,
+                                                            nbatch, dz_weighted);
+  else
+    project_source_tiles_of_shape<ExecutionSpace, EC, false>(exec, source, H, grids, S, partial, f0,
+                                                             nbatch, dz_weighted);
 }
 
 }  // namespace portasim::sfap::impl
