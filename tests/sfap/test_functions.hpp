@@ -230,35 +230,27 @@ struct DeviceValues {
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i) const { return x(i); }
 };
 
-// A team's pairwise sum (blocks in parallel, then the tree) is NumPy's, bit for bit, also past
-// the blocks its scratch holds (200001 values), where one thread forms it.
+// A team's pairwise sum (blocks in parallel, in waves of team_sum_wave blocks, then the tree)
+// is NumPy's, bit for bit, also past the blocks its scratch holds (200001 values), where one
+// thread forms it.
 template <class Exec>
 void team_pairwise_sum_matches() {
   using team_policy = Kokkos::TeamPolicy<Exec>;
   using member = typename team_policy::member_type;
   using memory = typename Exec::memory_space;
-  using index_scratch =
-      Kokkos::View<std::int64_t*, typename Exec::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  using sum_scratch =
-      Kokkos::View<double*, typename Exec::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   namespace impl = portasim::sfap::impl;
-  for (std::int64_t n : {1, 7, 128, 129, 601, 6001, 60001, 200001}) {
+  using scratch = impl::PairwiseScratch<typename Exec::scratch_memory_space>;
+  for (std::int64_t n : {1, 7, 128, 129, 601, 2049, 6001, 60001, 200001}) {
     std::vector<double> w(static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i)
       w[i] = 0.1 + 1e-3 * std::sin(0.37 * static_cast<double>(i)) + std::ldexp(1.0, -40) * (i % 7);
     const auto x = device_vector<Exec>(w);
     Kokkos::View<double, memory> out("team_sum");
-    const std::size_t bytes = 2 * index_scratch::shmem_size(impl::team_sum_blocks) +
-                              sum_scratch::shmem_size(impl::team_sum_blocks);
     Kokkos::parallel_for(
         "test_team_pairwise_sum",
-        team_policy(Exec(), 1, Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(bytes)),
+        team_policy(Exec(), 1, Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(scratch::bytes())),
         KOKKOS_LAMBDA(const member& team) {
-          const index_scratch offsets(team.team_scratch(0), impl::team_sum_blocks),
-              lengths(team.team_scratch(0), impl::team_sum_blocks);
-          const sum_scratch sums(team.team_scratch(0), impl::team_sum_blocks);
-          const double s = impl::team_pairwise_sum(team, DeviceValues<memory>{x}, n, offsets.data(),
-                                                   lengths.data(), sums.data());
+          const double s = impl::team_pairwise_sum(team, DeviceValues<memory>{x}, n, scratch(team));
           Kokkos::single(Kokkos::PerTeam(team), [&]() { out() = s; });
         });
     double got = 0;

@@ -42,12 +42,47 @@ struct RecordedSums {
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t, std::int64_t) { return sums[next++]; }
 };
 
-// pairwise_sum(value, n) on every thread of the team; the scratch arrays hold
-// team_sum_blocks entries each.
-template <class Member, class Values>
+// Blocks whose values a team forms at once in scratch (128 values each).
+inline constexpr int team_sum_wave = 16;
+
+// A team's scratch for team_pairwise_sum: the blocks' offsets, lengths and sums, and the
+// values of a wave of blocks.
+template <class ScratchSpace>
+struct PairwiseScratch {
+  using index_view = Kokkos::View<std::int64_t*, ScratchSpace, Kokkos::MemoryUnmanaged>;
+  using value_view = Kokkos::View<double*, ScratchSpace, Kokkos::MemoryUnmanaged>;
+  index_view offsets, lengths;
+  value_view sums, values;
+  static std::size_t bytes() {
+    return 2 * index_view::shmem_size(team_sum_blocks) + value_view::shmem_size(team_sum_blocks) +
+           value_view::shmem_size(team_sum_wave * 128);
+  }
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION explicit PairwiseScratch(const Member& team)
+      : offsets(team.team_scratch(0), team_sum_blocks),
+        lengths(team.team_scratch(0), team_sum_blocks), sums(team.team_scratch(0), team_sum_blocks),
+        values(team.team_scratch(0), team_sum_wave * 128) {}
+};
+
+// Values held in scratch, read as value(k).
+struct ScratchValues {
+  const double* v;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return v[k]; }
+};
+
+// pairwise_sum(value, n) on every thread of the team. The team's threads form the values of
+// a wave of blocks in scratch, then one thread per block sums its block from there: a block's
+// sum is a few hundred dependent instructions when one thread also forms its values, and the
+// team waited for the slowest (docs/design/sfap-projection.md, rule 10). The same values in
+// the same order: bit for bit the sum one thread forms.
+template <class Member, class Values, class ScratchSpace>
 KOKKOS_INLINE_FUNCTION double team_pairwise_sum(const Member& team, const Values& value,
-                                                std::int64_t n, std::int64_t* offsets,
-                                                std::int64_t* lengths, double* sums) {
+                                                std::int64_t n,
+                                                const PairwiseScratch<ScratchSpace>& scratch) {
+  std::int64_t* const offsets = scratch.offsets.data();
+  std::int64_t* const lengths = scratch.lengths.data();
+  double* const sums = scratch.sums.data();
+  double* const values = scratch.values.data();
   int count = 0;
   Kokkos::single(
       Kokkos::PerTeam(team),
@@ -64,10 +99,18 @@ KOKKOS_INLINE_FUNCTION double team_pairwise_sum(const Member& team, const Values
         Kokkos::PerTeam(team), [&](double& t) { t = pairwise_sum(value, n); }, total);
     return total;
   }
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](const int b) {
-    sums[b] = pairwise_sum_block(value, offsets[b], lengths[b]);
-  });
-  team.team_barrier();
+  for (int b0 = 0; b0 < count; b0 += team_sum_wave) {
+    const int blocks = count - b0 < team_sum_wave ? count - b0 : team_sum_wave;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, blocks * 128), [&](const int i) {
+      const int b = b0 + i / 128, k = i % 128;
+      if (k < lengths[b]) values[i] = value(offsets[b] + k);
+    });
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, blocks), [&](const int b) {
+      sums[b0 + b] = pairwise_sum_block(ScratchValues{values + b * 128}, 0, lengths[b0 + b]);
+    });
+    team.team_barrier();
+  }
   Kokkos::single(
       Kokkos::PerTeam(team),
       [&](double& t) {
@@ -88,8 +131,6 @@ void fiber_grids(const ExecutionSpace& exec,
   using team_policy = Kokkos::TeamPolicy<ExecutionSpace>;
   using member = typename team_policy::member_type;
   using scratch_space = typename ExecutionSpace::scratch_memory_space;
-  using index_scratch = Kokkos::View<std::int64_t*, scratch_space, Kokkos::MemoryUnmanaged>;
-  using sum_scratch = Kokkos::View<double*, scratch_space, Kokkos::MemoryUnmanaged>;
   const std::int64_t nf = in.endplate_z.extent(0);
   const double left = in.left_mm, right = in.right_mm;
   const auto zi = in.endplate_z;
@@ -99,22 +140,18 @@ void fiber_grids(const ExecutionSpace& exec,
   const auto shift = res.mirror_shift;
   const auto branch = res.branch_L1_ge_L2;
   const auto dz_hat = res.dz_hat;
-  const std::size_t bytes =
-      2 * index_scratch::shmem_size(team_sum_blocks) + sum_scratch::shmem_size(team_sum_blocks);
+  const std::size_t bytes = PairwiseScratch<scratch_space>::bytes();
   Kokkos::parallel_for(
       "portasim::sfap::fiber_grids",
       team_policy(exec, static_cast<int>(nf), Kokkos::AUTO)
           .set_scratch_size(0, Kokkos::PerTeam(bytes)),
       KOKKOS_LAMBDA(const member& team) {
         const std::int64_t f = team.league_rank();
-        const index_scratch offsets(team.team_scratch(0), team_sum_blocks),
-            lengths(team.team_scratch(0), team_sum_blocks);
-        const sum_scratch sums(team.team_scratch(0), team_sum_blocks);
+        const PairwiseScratch<scratch_space> scratch(team);
         FiberGrid g = fiber_grid_points(zi(f), left, right, dz, v(f), d(f), sigma_i);
         const GridZ z{&g};
         const GridDiffs<GridZ> diffs{z};
-        const double sum =
-            team_pairwise_sum(team, diffs, g.n_z - 1, offsets.data(), lengths.data(), sums.data());
+        const double sum = team_pairwise_sum(team, diffs, g.n_z - 1, scratch);
         finish_fiber_grid(g, sum / static_cast<double>(g.n_z - 1));
         Kokkos::single(Kokkos::PerTeam(team), [&]() {
           grids(f) = g;
