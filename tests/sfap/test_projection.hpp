@@ -84,12 +84,16 @@ TEST(TEST_CATEGORY, sfap_projection_fine_grid_several_blocks) {
   agrees_with_host<TEST_EXECSPACE>(9, 0.02, false);
 }
 
-// 130 electrodes: 33 blocks of 4, more than one team holds; 121: 31 blocks, the team whose
-// scratch comes closest to a device's shared memory; 60: 15 blocks.
+// 130 electrodes: 33 blocks of 4, more than one team holds; 121: 31 blocks; 56 and 60: 14
+// and 15 blocks, the teams whose scratch comes closest to a device's shared memory (h
+// staged, then not); 24 and 28: 6 and 7 blocks, h staged at four rows per block.
 TEST(TEST_CATEGORY, sfap_projection_many_electrodes) {
   agrees_with_host<TEST_EXECSPACE>(130, 0.25, false);
   agrees_with_host<TEST_EXECSPACE>(121, 0.25, false);
   agrees_with_host<TEST_EXECSPACE>(60, 0.25, false);
+  agrees_with_host<TEST_EXECSPACE>(56, 0.25, false);
+  agrees_with_host<TEST_EXECSPACE>(28, 0.25, false);
+  agrees_with_host<TEST_EXECSPACE>(24, 0.25, false);
 }
 
 // 2.5 us steps: several thousand samples, whose delay kernels go to level-1 scratch.

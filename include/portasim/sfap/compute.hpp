@@ -1,7 +1,8 @@
 #pragma once
 // SFAPs of a motor unit (MyoGen's calc_sfaps + shift_sfaps + calc_muap) on an execution
-// space: every kernel runs on the instance passed first; the only host synchronisations are
-// the few reductions that size the outputs, before any per-fiber work.
+// space: every kernel runs on the instance passed first; the host waits for the device only
+// before any per-fiber work: for the reduction that sizes the outputs, and for every
+// instance when the call reuses the arrays of a result its caller has let go of.
 
 #include <Kokkos_Core.hpp>
 
@@ -60,9 +61,9 @@ Result<typename ExecutionSpace::memory_space> compute(
 // until Kokkos is finalized (at most Options::max_buffer_bytes, and under PORTASIM_POOL_LIMIT).
 // On every space it also keeps the arrays of results that their callers have let go of (at
 // most two of each, none under PORTASIM_POOL_LIMIT) and reuses them in the next call of the
-// same shapes, since a View's allocation costs a small unit as much as its kernels; a result
-// owns its arrays as any View does. This gives both back now, once the work queued before has
-// run; the next compute allocates afresh.
+// same shapes, since a View's allocation waits for the device; a result owns its arrays as
+// any View does. This gives both back now, once the work queued before has run; the next
+// compute allocates afresh.
 template <class ExecutionSpace>
 void release_cached_buffers();
 

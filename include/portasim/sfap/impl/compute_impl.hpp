@@ -16,6 +16,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "portasim/core/compat.hpp"
 #include "portasim/core/counter_rng.hpp"
@@ -199,9 +200,11 @@ void allocate_result(const ExecutionSpace& exec, const Options& o,
   const bool keep =
       BatchPool<ExecutionSpace>::limit_bytes() == std::numeric_limits<std::size_t>::max();
   bool reused = false;
+  std::vector<std::string> taken;
   auto take = [&](auto& array, const char* label, auto... extents) {
     array =
         Arrays::template take<std::decay_t<decltype(array)>>(exec, keep, label, reused, extents...);
+    taken.emplace_back(label);
   };
   take(res.t, "sfap_t", nt);
   take(res.n_z, "sfap_n_z", nf);
@@ -217,6 +220,9 @@ void allocate_result(const ExecutionSpace& exec, const Options& o,
     if (o.jitter_sd_s > 0) take(res.sfaps_jittered, "sfaps_jittered", nt, ne, nf);
     take(res.muap, "muap", nt, ne);
   }
+  // The arrays of labels this call does not take (the jittered SFAPs of an earlier call with
+  // jitter, say) go, where no one holds them.
+  Arrays::keep_only(taken);
   // Work the caller queued on a reused array before letting it go finishes first, as the
   // array's free would have waited for it.
   if (reused) Kokkos::fence();

@@ -131,8 +131,9 @@ void apply_delays(
 
 // muap(j, e) = sum over f of terms(j, e, f), f ascending (the order the MPI runs reproduce
 // bit for bit). On a device a team of eight warps holds eight such rows: it stages their next
-// 256 fibers in scratch, each warp one row with coalesced loads, and while eight threads add
-// them in order the team's loads of the following 256 are already in flight. A thread that
+// 256 fibers in scratch, each thread one fiber of every row (a warp's loads are 32
+// consecutive fibers of a row), and while eight threads add them in order the team's loads
+// of the following 256 are already in flight. A thread that
 // read its own row from device memory would wait for each load in turn; a unit has too few
 // rows (N_t N_e) for that to fill the device.
 template <class ExecutionSpace>

@@ -27,6 +27,30 @@
 
 namespace portasim::sfap::impl {
 
+// H(fb, k, e): the volume conductor of a point of a batch for an electrode; padding
+// electrodes and points past a fiber's grid hold 0. The radii are the result's r_used, and
+// the conductivities' factors (ratio = sigma_z / sigma_r, scale = 4 pi sigma_r) are formed
+// once: one square root and one division per value.
+template <class MemorySpace>
+struct VolumeConductor {
+  Kokkos::View<const FiberGrid*, MemorySpace> grids;
+  Matrix<MemorySpace> zbuf;
+  Kokkos::View<const double**, Kokkos::LayoutRight, MemorySpace> electrodes;
+  Matrix<MemorySpace> r_used;
+  Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> H;
+  std::int64_t f0, ne;
+  double ratio, scale;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t fb, const std::int64_t k,
+                                         const std::int64_t e) const {
+    const std::int64_t f = f0 + fb;
+    double h = 0.0;
+    if (e < ne && k < grids(f).n_z)
+      h = elementary_response_of(zbuf(fb, k) - electrodes(e, 2), r_used(e, f), ratio, scale);
+    H(fb, k, e) = h;
+  }
+};
+
 template <class ExecutionSpace>
 void compute_batch(
     const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& in,
@@ -68,27 +92,30 @@ void compute_batch(
         const BatchRowZ<MemorySpace> z{zbuf, fb};
         flags(fb, k) = row_flags(point_coefficients(g, z, k, suppress, half_width));
       });
-  // responses: the volume conductor of every point for every electrode, electrodes fastest
-  // so that a warp's stores are contiguous; padding electrodes and points past a fiber's grid
-  // hold 0. A three-dimensional range: no integer division per element. The radii are the
-  // result's r_used, and the conductivities' factors are formed once.
+  // responses: the volume conductor of every point for every electrode (VolumeConductor).
+  const VolumeConductor<MemorySpace> responses{
+      grids, zbuf, el, r_used, H, f0, ne, sigma_z / sigma_r, 4 * pi * sigma_r};
+  // A three-dimensional range (no integer division per element) where the CUDA grid allows
+  // it: Kokkos 3 bounds its y and z dimensions by 65535 blocks.
   using responses_policy =
       Kokkos::MDRangePolicy<ExecutionSpace,
                             Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
-  const std::int64_t response_tile_e = ne_padded < 32 ? ne_padded : 32;
-  const std::int64_t response_tile_k = 256 / response_tile_e;
-  const double ratio = sigma_z / sigma_r, scale = 4 * pi * sigma_r;
-  Kokkos::parallel_for(
-      "portasim::sfap::responses",
-      responses_policy(exec, {0, 0, 0}, {nbatch, nzmax, ne_padded},
-                       {1, response_tile_k, response_tile_e}),
-      KOKKOS_LAMBDA(const std::int64_t fb, const std::int64_t k, const std::int64_t e) {
-        const std::int64_t f = f0 + fb;
-        double h = 0.0;
-        if (e < ne && k < grids(f).n_z)
-          h = elementary_response_of(zbuf(fb, k) - el(e, 2), r_used(e, f), ratio, scale);
-        H(fb, k, e) = h;
-      });
+  const std::int64_t tile_e = ne_padded < 32 ? ne_padded : 32, tile_points = 256 / tile_e;
+  if ((nzmax + tile_points - 1) / tile_points <= 65535 && nbatch <= 65535)
+    Kokkos::parallel_for(
+        "portasim::sfap::responses",
+        responses_policy(exec, {0, 0, 0}, {nbatch, nzmax, ne_padded}, {1, tile_points, tile_e}),
+        KOKKOS_LAMBDA(const std::int64_t fb, const std::int64_t k, const std::int64_t e) {
+          responses(fb, k, e);
+        });
+  else
+    Kokkos::parallel_for(
+        "portasim::sfap::responses",
+        Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nbatch * nzmax * ne_padded),
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          const std::int64_t point = i / ne_padded;
+          responses(point / nzmax, point % nzmax, i % ne_padded);
+        });
   if (!corrected) {
     // MyoGen's source, formed in each projection team's scratch from psi where it is read.
     const SourceTiles<ExecutionSpace> source{zbuf, flags, t, d1};

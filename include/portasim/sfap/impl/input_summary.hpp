@@ -35,8 +35,8 @@ struct ViewValues {
 // max(L1, L2)/v of every fiber of the unit (its time axis is the whole unit's), the longest
 // grid N_z of the block's fibers (the batches' row count), and NumPy's pairwise sum of every
 // fiber's diameter (whose mean is the default minimum radius), which work item 0 forms alone
-// while the others add an exact 0. With every size known here, compute allocates its result
-// before it queues any work and waits for the device nowhere else.
+// while the others add an exact 0. With every size known here, compute takes its result's
+// arrays before it queues any work, and waits for the device nowhere after them.
 struct InputSummary {
   int flaws = 0;
   double longest = 0;
