@@ -122,9 +122,11 @@ void apply_delays(
             }
           }
           PORTASIM_UNROLL
-          for (int q = 0; q < outputs; ++q) PORTASIM_UNROLL
-          for (int e = 0; e < electrodes; ++e)
-            if (row + q * rows < nt && e0 + e < ne) out(j[q], e0 + e, f) = y[q][e];
+          for (int q = 0; q < outputs; ++q) {
+            PORTASIM_UNROLL
+            for (int e = 0; e < electrodes; ++e)
+              if (row + q * rows < nt && e0 + e < ne) out(j[q], e0 + e, f) = y[q][e];
+          }
         });
       });
 }
@@ -133,9 +135,9 @@ void apply_delays(
 // bit for bit). On a device a team of eight warps holds eight such rows: it stages their next
 // 256 fibers in scratch, each thread one fiber of every row (a warp's loads are 32
 // consecutive fibers of a row), and while eight threads add them in order the team's loads
-// of the following 256 are already in flight. A thread that
-// read its own row from device memory would wait for each load in turn; a unit has too few
-// rows (N_t N_e) for that to fill the device.
+// of the following 256 are already in flight. A thread that read its own row from device
+// memory would wait for each load in turn; a unit has too few rows (N_t N_e) for that to fill
+// the device.
 template <class ExecutionSpace>
 void sum_over_fibers(const ExecutionSpace& exec,
                      const Kokkos::View<const double***, Kokkos::LayoutRight,
@@ -203,7 +205,7 @@ void add_delays_and_muap(const ExecutionSpace& exec,
                          double dt, std::int64_t first_fiber,
                          Result<typename ExecutionSpace::memory_space>& res) {
   using MemorySpace = typename ExecutionSpace::memory_space;
-  const std::int64_t nt = res.nt, ne = res.n_electrodes, nf = res.n_fibers;
+  const std::int64_t nt = res.nt, nf = res.n_fibers;
   const std::int64_t np = odd_length(nt);
   const auto samples_block = call_temporary<double>(exec, nf, "sfap_delay_samples");
   const Kokkos::View<double*, MemorySpace> delay_samples = samples_block.view;

@@ -37,12 +37,11 @@ struct TileShape {
   bool stage_h = false;
   int team_size() const { return blocks * times; }
   int chunk_rows() const { return rows_per_block * blocks; }
-  bool staged_h() const { return stage_h; }
   int h_columns() const { return blocks * block_width; }
   // The team's scratch: psi at the chunk's rows and at their mirrors, the source, and h.
   std::size_t scratch_doubles() const {
     return static_cast<std::size_t>(3 * chunk_rows() + 2) * static_cast<std::size_t>(times) +
-           (staged_h() ? static_cast<std::size_t>(chunk_rows() * h_columns()) : 0);
+           (stage_h ? static_cast<std::size_t>(chunk_rows() * h_columns()) : 0);
   }
 };
 
@@ -276,7 +275,7 @@ void project_source_tiles(
     const Kokkos::View<double*, typename ExecutionSpace::memory_space>& partial, std::int64_t f0,
     std::int64_t nbatch, bool dz_weighted) {
   const std::int64_t blocks = (static_cast<std::int64_t>(S.extent(1)) + EC - 1) / EC;
-  if (tile_shape(blocks, EC).staged_h())
+  if (tile_shape(blocks, EC).stage_h)
     project_source_tiles_of_shape<ExecutionSpace, EC, true>(exec, source, H, grids, S, partial, f0,
                                                             nbatch, dz_weighted);
   else
