@@ -1,8 +1,11 @@
 // Game of Life throughput (cells per second) of both engines over grid sizes, and the
 // streaming pipeline writing every generation.
-//   BM_life_engine/{byte,bits}/side: generations on the device only, torus, random grid of
-//     density 0.5 (the spec's targets at 16384^2: byte >= 1e12, bits >= 5e12 cells/s);
-//     {byte,bits}_dead: the same with a dead border.
+//   BM_life_engine/{byte,bits}/side: 20 generations on the device only (advance_bytes,
+//     advance_bits as life::run steps them: the bit engine two per pass on GPUs), torus,
+//     random grid of density
+//     0.5 (the spec's targets at 16384^2: byte >= 1e12, bits >= 5e12 cells/s);
+//     {byte,bits}_dead: the same with a dead border; {byte,bits}_stepwise: one generation per
+//     pass on every backend.
 //   BM_life_run_call/side/generations: one life::run that steps a grid in device memory and
 //     copies the final grid out, recording nothing: what portasim.life.step does with a CuPy
 //     array, timed on the host around the call (the C++ side of perf/python/bench_python.py).
@@ -29,6 +32,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "portasim/core/event_timer.hpp"
@@ -48,37 +52,36 @@ std::int64_t max_side() {
   return on_host ? 4096 : 65536;
 }
 
+// 20 generations through advance_* as life::run steps them on one rank, or with `stepwise`
+// one generation per pass.
 void BM_life_engine(benchmark::State& state, portasim::life::Engine engine,
-                    portasim::life::Boundary boundary) {
+                    portasim::life::Boundary boundary, bool stepwise) {
   const std::int64_t side = state.range(0);
   Exec exec;
   portasim::life::ByteGrid<memory> grid("grid", side, side);
   portasim::life::fill_random(exec, grid, 0.5, 1);
   const int generations = 20;
   portasim::EventTimer<Exec> timer(exec);
-  if (engine == portasim::life::Engine::bytes) {
-    portasim::life::ByteGrid<memory> other("other", side, side);
+  const auto run = [&](auto& current, auto& other) {
+    constexpr bool bytes = sizeof(typename std::decay_t<decltype(current)>::value_type) == 1;
     for (auto _ : state) {
       timer.start();
-      for (int g = 0; g < generations; ++g) {
-        portasim::life::step_bytes(exec, boundary, grid, other);
-        std::swap(grid, other);
-      }
+      const auto per_pass = stepwise ? portasim::life::GenerationsPerPass::one
+                                     : portasim::life::GenerationsPerPass::automatic;
+      if constexpr (bytes)
+        portasim::life::advance_bytes(exec, boundary, current, other, generations, per_pass);
+      else portasim::life::advance_bits(exec, boundary, current, other, generations, per_pass);
       timer.stop();
       state.SetIterationTime(timer.elapsed_ms() * 1e-3);
     }
+  };
+  if (engine == portasim::life::Engine::bytes) {
+    portasim::life::ByteGrid<memory> other("other", side, side);
+    run(grid, other);
   } else {
     portasim::life::WordGrid<memory> a("a", side, side / 64), b("b", side, side / 64);
     portasim::life::pack_bits(exec, grid, a);
-    for (auto _ : state) {
-      timer.start();
-      for (int g = 0; g < generations; ++g) {
-        portasim::life::step_bits(exec, boundary, a, b);
-        std::swap(a, b);
-      }
-      timer.stop();
-      state.SetIterationTime(timer.elapsed_ms() * 1e-3);
-    }
+    run(a, b);
   }
   state.counters["cells_per_s"] = benchmark::Counter(static_cast<double>(side * side) * generations,
                                                      benchmark::Counter::kIsIterationInvariantRate);
@@ -229,13 +232,16 @@ void register_all() {
     const char* name;
     Engine engine;
     Boundary boundary;
-  } engines[] = {{"BM_life_engine/byte", Engine::bytes, Boundary::torus},
-                 {"BM_life_engine/bits", Engine::bits, Boundary::torus},
-                 {"BM_life_engine/byte_dead", Engine::bytes, Boundary::dead},
-                 {"BM_life_engine/bits_dead", Engine::bits, Boundary::dead}};
+    bool stepwise;
+  } engines[] = {{"BM_life_engine/byte", Engine::bytes, Boundary::torus, false},
+                 {"BM_life_engine/bits", Engine::bits, Boundary::torus, false},
+                 {"BM_life_engine/byte_dead", Engine::bytes, Boundary::dead, false},
+                 {"BM_life_engine/bits_dead", Engine::bits, Boundary::dead, false},
+                 {"BM_life_engine/byte_stepwise", Engine::bytes, Boundary::torus, true},
+                 {"BM_life_engine/bits_stepwise", Engine::bits, Boundary::torus, true}};
   for (const auto& e : engines) {
     auto* b = benchmark::RegisterBenchmark(
-        e.name, [e](benchmark::State& s) { BM_life_engine(s, e.engine, e.boundary); });
+        e.name, [e](benchmark::State& s) { BM_life_engine(s, e.engine, e.boundary, e.stepwise); });
     for (std::int64_t side = 256; side <= max_side(); side *= 2) b->Arg(side);
     b->ArgName("side")->UseManualTime()->Unit(benchmark::kMillisecond);
   }

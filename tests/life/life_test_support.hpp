@@ -100,6 +100,30 @@ life::HostGrid run_engine(const life::HostGrid& start, life::Engine engine, life
   return to_host_grid(b);
 }
 
+// Advances an engine's grid by `generations` in one call of life::advance_bytes or
+// advance_bits, which step pairs of generations in one pass.
+template <class Exec>
+life::HostGrid advance_engine(const life::HostGrid& start, life::Engine engine,
+                              life::Boundary boundary, std::int64_t generations,
+                              life::GenerationsPerPass per_pass) {
+  using memory = typename Exec::memory_space;
+  Exec exec;
+  auto a = to_device<memory>(start);
+  life::ByteGrid<memory> b("b", start.height, start.width);
+  if (engine == life::Engine::bytes) {
+    life::advance_bytes(exec, boundary, a, b, generations, per_pass);
+    exec.fence();
+    return to_host_grid(a);
+  }
+  life::WordGrid<memory> wa("wa", start.height, start.width / 64),
+      wb("wb", start.height, start.width / 64);
+  life::pack_bits(exec, a, wa);
+  life::advance_bits(exec, boundary, wa, wb, generations, per_pass);
+  life::unpack_bits(exec, wa, b);
+  exec.fence();
+  return to_host_grid(b);
+}
+
 // Keeps every handed-over generation (unpacked) in memory.
 class ChunksInMemory : public life::ChunkSink {
  public:

@@ -66,6 +66,43 @@ TEST(TEST_CATEGORY, life_engines_match_reference_on_every_shape) {
   engines_match_reference_on_every_shape<TEST_EXECSPACE>();
 }
 
+// Several generations in one call, one, two or the backend's choice per pass, against the
+// reference after every count from 0 to 5 and after 12: on shapes whose strips end inside the
+// grid, tori of one and two rows (rows two generations away lie periods off), one and two words
+// per row (the words beside a word are the word itself or one other), and byte grids the SWAR
+// path cannot read as words.
+template <class Exec>
+void engines_advance_two_generations_per_pass() {
+  using portasim::life::GenerationsPerPass;
+  const std::pair<std::int64_t, std::int64_t> shapes[] = {
+      {1, 8},   {2, 8},   {1, 64},   {2, 64},   {3, 64}, {5, 7},  {9, 16},
+      {13, 64}, {17, 19}, {21, 128}, {40, 192}, {8, 24}, {11, 8}, {64, 64}};
+  for (Boundary boundary : {Boundary::torus, Boundary::dead})
+    for (const auto& [h, w] : shapes) {
+      const HostGrid start =
+          portasim::testing::random_host_grid(h, w, 0.45, static_cast<std::uint64_t>(h * 4099 + w));
+      std::vector<HostGrid> expected{start};
+      for (int g = 0; g < 12; ++g) expected.push_back(reference_step(expected.back(), boundary));
+      for (auto per_pass :
+           {GenerationsPerPass::two, GenerationsPerPass::one, GenerationsPerPass::automatic})
+        for (std::int64_t n : {0, 1, 2, 3, 4, 5, 12}) {
+          const auto name = std::to_string(h) + " x " + std::to_string(w) + " " +
+                            portasim::life::to_string(boundary) + ", " + std::to_string(n) +
+                            " generations, per pass " + std::to_string(static_cast<int>(per_pass));
+          const auto& want = expected[static_cast<std::size_t>(n)].cells;
+          using portasim::testing::advance_engine;
+          EXPECT_EQ(advance_engine<Exec>(start, Engine::bytes, boundary, n, per_pass).cells, want)
+              << "bytes " << name;
+          if (w % 64 == 0)
+            EXPECT_EQ(advance_engine<Exec>(start, Engine::bits, boundary, n, per_pass).cells, want)
+                << "bits " << name;
+        }
+    }
+}
+TEST(TEST_CATEGORY, life_engines_advance_two_generations_per_pass) {
+  engines_advance_two_generations_per_pass<TEST_EXECSPACE>();
+}
+
 // A generation stepped in row ranges (as the distributed run does around its halo exchange)
 // equals one stepped whole, for ranges that split strips of 8 rows anywhere.
 template <class Exec>

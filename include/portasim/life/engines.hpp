@@ -5,17 +5,22 @@
 //   multiple of 8 take a SWAR path, eight cells per 64-bit word, with identical results.
 // step_bits: 64 cells per word, neighbour counts by bitwise adders; width % 64 == 0.
 // Both step every row, or only a RowRange of them.
+// advance_bytes / advance_bits: several generations of a whole grid, one or two per pass
+//   (impl/two_generations.hpp), with results equal to stepping them one by one.
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "portasim/core/compat.hpp"
 #include "portasim/core/error.hpp"
 #include "portasim/life/bit_packing.hpp"
 #include "portasim/life/grid.hpp"
 #include "portasim/life/impl/grid_index.hpp"
+#include "portasim/life/impl/two_generations.hpp"
 #include "portasim/life/impl/word_strip.hpp"
 #include "portasim/life/rules.hpp"
 
@@ -67,21 +72,6 @@ struct StepCells {
   }
 };
 
-// Rows per thread in the word engines. A thread loads its strip's rows of one word column
-// and the words beside them first, so that it has many loads in flight, resolves the
-// neighbour columns once, and forms each row's sum once for the three output rows that read
-// it. docs/design/life-pipeline.md says why 8.
-constexpr int strip_rows = 8;
-
-// The strip of `index` (its first row y0 and word column k) and its number of rows.
-KOKKOS_INLINE_FUNCTION int strip_of(std::int64_t index, std::int64_t words, std::int64_t first_row,
-                                    std::int64_t last_row, std::int64_t& y0, std::int64_t& k) {
-  std::int64_t strip;
-  split_index(index, words, strip, k);
-  y0 = first_row + strip * strip_rows;
-  return static_cast<int>(y0 + strip_rows < last_row ? strip_rows : last_row - y0);
-}
-
 // Eight cells per word through 64-bit loads (width % 8 == 0, width >= 8).
 template <class InView, class OutView>
 struct StepByteWords {
@@ -89,11 +79,6 @@ struct StepByteWords {
   OutView out;
   std::int64_t first_row, last_row;  // the rows written: strips start at first_row
 
-  // Sum of a cell and its two horizontal neighbours, per byte (little-endian: byte j is
-  // column 8k + j, so the left neighbour of byte 0 is the top byte of the word before).
-  KOKKOS_INLINE_FUNCTION static std::uint64_t byte_row_sum(const Words& w) {
-    return ((w.centre << 8) | (w.left >> 56)) + w.centre + ((w.centre >> 8) | (w.right << 56));
-  }
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
     std::int64_t y0, k;
     const int rows = strip_of(index, strip.words, first_row, last_row, y0, k);
@@ -117,14 +102,6 @@ struct StepBits {
   OutView out;
   std::int64_t first_row, last_row;  // the rows written: strips start at first_row
 
-  // The cells at x - 1 of the 64 x of the word (bit i is column 64 k + i), and at x + 1.
-  KOKKOS_INLINE_FUNCTION static std::uint64_t lefts(const Words& w) {
-    return (w.centre << 1) | (w.left >> 63);
-  }
-  KOKKOS_INLINE_FUNCTION static std::uint64_t rights(const Words& w) {
-    return (w.centre >> 1) | (w.right << 63);
-  }
-
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
     std::int64_t y0, k;
     const int rows = strip_of(index, strip.words, first_row, last_row, y0, k);
@@ -142,6 +119,70 @@ struct StepBits {
 
 }  // namespace impl
 
+namespace impl {
+
+// Whether the SWAR path can read a byte grid's rows as words: contiguous rows, a multiple of
+// 8 cells wide, on an 8-byte boundary.
+template <class ByteView>
+bool byte_rows_are_words(const ByteView& grid) {
+  const std::int64_t width = static_cast<std::int64_t>(grid.extent(1));
+  return width % 8 == 0 && width >= 8 && rows_hold_aligned_words(grid) &&
+         (grid.extent(0) < 2 || static_cast<std::int64_t>(grid.stride(0)) == width);
+}
+
+// The byte grid as (height, width / 8) words (byte_rows_are_words holds).
+template <class ByteView>
+auto byte_words(const ByteView& grid) {
+  using word = std::conditional_t<std::is_const_v<typename ByteView::value_type>,
+                                  const std::uint64_t, std::uint64_t>;
+  return Kokkos::View<word**, Kokkos::LayoutRight, typename ByteView::memory_space,
+                      Kokkos::MemoryTraits<Kokkos::Unmanaged>>(reinterpret_cast<word*>(grid.data()),
+                                                               grid.extent(0), grid.extent(1) / 8);
+}
+
+template <class ExecutionSpace>
+using GridPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+
+// Threads of a word engine over rows [first, last) of `words` columns: one per strip of
+// `rows` rows.
+inline std::int64_t strip_threads(std::int64_t first, std::int64_t last, std::int64_t words,
+                                  int rows = strip_rows) {
+  return (last - first + rows - 1) / rows * words;
+}
+
+// Two generations of a whole grid in one pass: `out` (not `in`) = the generation after next.
+// The bound of three blocks of 256 threads per multiprocessor caps the kernel's registers:
+// left to itself the compiler keeps about twice as many live, and the pass waits on its loads.
+template <class ExecutionSpace, class InView, class OutView>
+void step_bits_twice(const ExecutionSpace& exec, Boundary boundary, const InView& in,
+                     const OutView& out) {
+  const std::int64_t height = static_cast<std::int64_t>(in.extent(0));
+  const std::int64_t words = static_cast<std::int64_t>(in.extent(1));
+  using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>,
+                                     Kokkos::LaunchBounds<256, 3>>;
+  Kokkos::parallel_for(
+      "portasim::life::step_bits_twice",
+      policy(exec, 0, strip_threads(0, height, words, two_generation_rows)),
+      StepBitsTwice<InView, OutView>{{in, height, words, boundary == Boundary::torus}, out});
+}
+
+// The same for a byte grid whose rows are words (byte_rows_are_words).
+template <class ExecutionSpace, class InView, class OutView>
+void step_byte_words_twice(const ExecutionSpace& exec, Boundary boundary, const InView& in,
+                           const OutView& out) {
+  const auto in_words = byte_words(in);
+  const auto out_words = byte_words(out);
+  const std::int64_t height = static_cast<std::int64_t>(in.extent(0));
+  const std::int64_t words = static_cast<std::int64_t>(in_words.extent(1));
+  Kokkos::parallel_for(
+      "portasim::life::step_bytes_twice",
+      GridPolicy<ExecutionSpace>(exec, 0, strip_threads(0, height, words, two_generation_rows)),
+      StepByteWordsTwice<decltype(in_words), decltype(out_words)>{
+          {in_words, height, words, boundary == Boundary::torus}, out_words});
+}
+
+}  // namespace impl
+
 template <class ExecutionSpace, class InView, class OutView>
 void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in, const OutView& out,
                 RowRange rows = {}) {
@@ -149,24 +190,14 @@ void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in,
   const std::int64_t width = static_cast<std::int64_t>(in.extent(1));
   const auto [first, last] = rows.within(height, "life::step_bytes");
   if (first == last) return;
-  using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+  using policy = impl::GridPolicy<ExecutionSpace>;
   const bool torus = boundary == Boundary::torus;
-  // The SWAR path reads the rows as words: contiguous rows on an 8-byte boundary.
-  const auto word_rows = [width](const auto& grid) {
-    return impl::rows_hold_aligned_words(grid) &&
-           (grid.extent(0) < 2 || static_cast<std::int64_t>(grid.stride(0)) == width);
-  };
-  if (width % 8 == 0 && width >= 8 && word_rows(in) && word_rows(out)) {
-    using memory = typename InView::memory_space;
+  if (impl::byte_rows_are_words(in) && impl::byte_rows_are_words(out)) {
+    const auto in_words = impl::byte_words(in);
+    const auto out_words = impl::byte_words(out);
     const std::int64_t words = width / 8;
-    Kokkos::View<const std::uint64_t**, Kokkos::LayoutRight, memory,
-                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>
-        in_words(reinterpret_cast<const std::uint64_t*>(in.data()), height, words);
-    Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, memory,
-                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>
-        out_words(reinterpret_cast<std::uint64_t*>(out.data()), height, words);
-    const std::int64_t strips = (last - first + impl::strip_rows - 1) / impl::strip_rows;
-    Kokkos::parallel_for("portasim::life::step_bytes_swar", policy(exec, 0, strips * words),
+    Kokkos::parallel_for("portasim::life::step_bytes_swar",
+                         policy(exec, 0, impl::strip_threads(first, last, words)),
                          impl::StepByteWords<decltype(in_words), decltype(out_words)>{
                              {in_words, height, words, torus}, out_words, first, last});
   } else {
@@ -182,11 +213,75 @@ void step_bits(const ExecutionSpace& exec, Boundary boundary, const InView& in, 
   const std::int64_t words = static_cast<std::int64_t>(in.extent(1));
   const auto [first, last] = rows.within(height, "life::step_bits");
   if (first == last) return;
-  using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
-  const std::int64_t strips = (last - first + impl::strip_rows - 1) / impl::strip_rows;
-  Kokkos::parallel_for("portasim::life::step_bits", policy(exec, 0, strips * words),
-                       impl::StepBits<InView, OutView>{
-                           {in, height, words, boundary == Boundary::torus}, out, first, last});
+  Kokkos::parallel_for(
+      "portasim::life::step_bits",
+      impl::GridPolicy<ExecutionSpace>(exec, 0, impl::strip_threads(first, last, words)),
+      impl::StepBits<InView, OutView>{
+          {in, height, words, boundary == Boundary::torus}, out, first, last});
+}
+
+// How many generations one pass of advance_bytes / advance_bits steps. A pass of two reads
+// and writes the grid once for two generations, but forms the first of them on two more rows
+// and on edge words (impl/two_generations.hpp): it pays where the grid's traffic and the
+// launches bound a pass and its arithmetic does not. `automatic` takes two for the bit engine
+// on GPUs and one elsewhere: on host cores both word engines are bound by their arithmetic,
+// and the byte engine's SWAR arithmetic bounds it on GPUs too
+// (docs/design/life-pipeline.md has the measurements).
+enum class GenerationsPerPass { automatic, one, two };
+
+namespace impl {
+template <class ExecutionSpace>
+bool two_per_pass(GenerationsPerPass per_pass, Engine engine) {
+  if (per_pass != GenerationsPerPass::automatic) return per_pass == GenerationsPerPass::two;
+  return engine == Engine::bits &&
+         !Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                     typename ExecutionSpace::memory_space>::accessible;
+}
+}  // namespace impl
+
+namespace impl {
+// Pairs of generations through `twice` while `pairs`, the rest through `once`; the handles
+// swap after every pass, so `current` ends with the result.
+template <class Grid, class Twice, class Once>
+void advance_grid(Grid& current, Grid& other, std::int64_t generations, bool pairs,
+                  const Twice& twice, const Once& once) {
+  for (; pairs && generations >= 2; generations -= 2) {
+    twice(current, other);
+    std::swap(current, other);
+  }
+  for (; generations > 0; --generations) {
+    once(current, other);
+    std::swap(current, other);
+  }
+}
+}  // namespace impl
+
+// Advances the whole grid in `current` by `generations` generations, with `other` (a distinct
+// grid of the same shape) as the second buffer: on return `current` holds the result, and the
+// two handles have been swapped as needed. The result equals stepping the generations one by
+// one, however many a pass steps (for bytes, two only where the rows are words).
+template <class ExecutionSpace, class Grid>
+void advance_bits(const ExecutionSpace& exec, Boundary boundary, Grid& current, Grid& other,
+                  std::int64_t generations,
+                  GenerationsPerPass per_pass = GenerationsPerPass::automatic) {
+  impl::advance_grid(
+      current, other, generations, impl::two_per_pass<ExecutionSpace>(per_pass, Engine::bits),
+      [&](const Grid& in, const Grid& out) { impl::step_bits_twice(exec, boundary, in, out); },
+      [&](const Grid& in, const Grid& out) { step_bits(exec, boundary, in, out); });
+}
+
+template <class ExecutionSpace, class Grid>
+void advance_bytes(const ExecutionSpace& exec, Boundary boundary, Grid& current, Grid& other,
+                   std::int64_t generations,
+                   GenerationsPerPass per_pass = GenerationsPerPass::automatic) {
+  const bool pairs = impl::two_per_pass<ExecutionSpace>(per_pass, Engine::bytes) &&
+                     impl::byte_rows_are_words(current) && impl::byte_rows_are_words(other);
+  impl::advance_grid(
+      current, other, generations, pairs,
+      [&](const Grid& in, const Grid& out) {
+        impl::step_byte_words_twice(exec, boundary, in, out);
+      },
+      [&](const Grid& in, const Grid& out) { step_bytes(exec, boundary, in, out); });
 }
 
 template <class ExecutionSpace, class ByteView>

@@ -39,31 +39,36 @@ KOKKOS_INLINE_FUNCTION std::uint64_t next_bytes(std::uint64_t alive, std::uint64
 // 64 cells at once, bit-sliced. Each row of the 3 x 3 block around a cell is summed once,
 // as the count of (left, centre, right) in two bitboards, and every output row adds three
 // such row sums. The block's total counts the cell itself, so the rule reads: live next when
-// the total is 3, or when it is 4 and the cell is live.
-struct RowSum {
-  std::uint64_t ones, twos;  // per bit: count = ones + 2 twos (0..3)
+// the total is 3, or when it is 4 and the cell is live. The word type is the engines' 64-bit
+// word, or a 32-bit one where a word holds only a few cells (the two-generation pass's edges).
+template <class Word>
+struct RowSumOf {
+  Word ones, twos;  // per bit: count = ones + 2 twos (0..3)
 };
+using RowSum = RowSumOf<std::uint64_t>;
 
-KOKKOS_INLINE_FUNCTION RowSum row_sum(std::uint64_t left, std::uint64_t centre,
-                                      std::uint64_t right) {
-  const std::uint64_t left_centre = left ^ centre;
-  return {left_centre ^ right, (left & centre) | (left_centre & right)};
+template <class Word>
+KOKKOS_INLINE_FUNCTION RowSumOf<Word> row_sum(Word left, Word centre, Word right) {
+  const Word left_centre = left ^ centre;
+  return {static_cast<Word>(left_centre ^ right),
+          static_cast<Word>((left & centre) | (left_centre & right))};
 }
 
-KOKKOS_INLINE_FUNCTION std::uint64_t next_bits(std::uint64_t alive, const RowSum& above,
-                                               const RowSum& here, const RowSum& below) {
+template <class Word>
+KOKKOS_INLINE_FUNCTION Word next_bits(Word alive, const RowSumOf<Word>& above,
+                                      const RowSumOf<Word>& here, const RowSumOf<Word>& below) {
   // total = ones + 2 T, with T = x + carry + 2 y the count of the weight-2 bits.
-  const std::uint64_t ones_ab = above.ones ^ below.ones;
-  const std::uint64_t ones = ones_ab ^ here.ones;
-  const std::uint64_t carry = (above.ones & below.ones) | (ones_ab & here.ones);
-  const std::uint64_t twos_ab = above.twos ^ below.twos;
-  const std::uint64_t x = twos_ab ^ here.twos;
-  const std::uint64_t y = (above.twos & below.twos) | (twos_ab & here.twos);
-  const std::uint64_t one_of = x ^ carry;
+  const Word ones_ab = above.ones ^ below.ones;
+  const Word ones = ones_ab ^ here.ones;
+  const Word carry = (above.ones & below.ones) | (ones_ab & here.ones);
+  const Word twos_ab = above.twos ^ below.twos;
+  const Word x = twos_ab ^ here.twos;
+  const Word y = (above.twos & below.twos) | (twos_ab & here.twos);
+  const Word one_of = x ^ carry;
   // total 3: ones set and T == 1 (one of x and carry, no y); total 4: ones clear and
   // T == 2 (x == carry, and y set exactly when they are 0).
-  const std::uint64_t three = ones & one_of & ~y;
-  const std::uint64_t four = ~ones & ~one_of & (x ^ y);
+  const Word three = ones & one_of & ~y;
+  const Word four = ~ones & ~one_of & (x ^ y);
   return three | (alive & four);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// The engine's state on one rank: two grids of bytes or of words, swapped every generation.
-// On one rank the grids are the whole grid and the kernels wrap a torus themselves. Over
+// The engine's state on one rank: two grids of bytes or of words, swapped after every pass.
+// On one rank the grids are the whole grid, the kernels wrap a torus themselves and a pass
+// may step two generations (life::advance_bits, advance_bytes). Over
 // several ranks they hold this rank's rows with a ghost row above and below: each generation
 // steps the rows that read no ghost row while the halo travels, then the two edge rows.
 // Ghost rows are never written by a step, so a dead border's stay zero.
@@ -57,21 +58,19 @@ class EngineState {
 
   std::int64_t rows() const noexcept { return m_rows; }
 
-  void step() {
-    const int next = 1 - m_current;
-    if (!m_ghost) {
-      step_rows(next, RowRange{});
+  // `generations` generations. On one rank the whole grid advances as advance_bits and
+  // advance_bytes choose (two generations per pass where that pays); over several ranks each
+  // generation needs its halo, so they go one by one.
+  void advance(std::int64_t generations) {
+    if (m_ghost) {
+      for (; generations > 0; --generations) step_around_halo();
+    } else if (bits()) {
+      advance_bits(m_exec, m_config.boundary, m_words[m_current], m_words[1 - m_current],
+                   generations);
     } else {
-      // Rows 2 .. rows - 1 read no ghost row; rows 1 and `rows` wait for the halo.
-      const RowRange inner{2, std::max<std::int64_t>(2, m_rows)}, top{1, 2},
-          bottom{m_rows, m_rows + 1};
-      begin_halo();
-      step_rows(next, inner);
-      finish_halo();
-      step_rows(next, top);
-      if (m_rows >= 2) step_rows(next, bottom);
+      advance_bytes(m_exec, m_config.boundary, m_bytes[m_current], m_bytes[1 - m_current],
+                    generations);
     }
-    m_current = next;
   }
 
   // Writes this rank's rows of the current generation into `target` (rows x row_bytes
@@ -116,6 +115,20 @@ class EngineState {
   template <class Grid>
   auto interior(const Grid& grid) const {
     return Kokkos::subview(grid, Kokkos::make_pair(m_ghost, m_ghost + m_rows), Kokkos::ALL);
+  }
+
+  // One generation over several ranks: rows 2 .. rows - 1 read no ghost row and step while
+  // the halo travels; rows 1 and `rows` wait for it.
+  void step_around_halo() {
+    const int next = 1 - m_current;
+    const RowRange inner{2, std::max<std::int64_t>(2, m_rows)}, top{1, 2},
+        bottom{m_rows, m_rows + 1};
+    begin_halo();
+    step_rows(next, inner);
+    finish_halo();
+    step_rows(next, top);
+    if (m_rows >= 2) step_rows(next, bottom);
+    m_current = next;
   }
 
   void step_rows(int next, RowRange range) {

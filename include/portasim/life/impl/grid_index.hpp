@@ -7,8 +7,15 @@
 
 namespace portasim::life::impl {
 
+// i modulo n for i in [-n, 2n): one period off at most.
 KOKKOS_INLINE_FUNCTION std::int64_t wrap(std::int64_t i, std::int64_t n) {
   return i < 0 ? i + n : (i >= n ? i - n : i);
+}
+
+// i modulo n for any i: a row two generations away on a torus of one row lies two periods off.
+KOKKOS_INLINE_FUNCTION std::int64_t wrap_any(std::int64_t i, std::int64_t n) {
+  i %= n;
+  return i < 0 ? i + n : i;
 }
 
 // (row, column) of a flat index; 32-bit division when it fits, which GPUs do several times

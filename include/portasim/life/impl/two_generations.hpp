@@ -1,0 +1,161 @@
+#pragma once
+// Two generations in one pass of the word engines. A thread reads its strip of rows of one
+// word column two rows beyond each end, forms the next generation on the strip and on one row
+// beyond each end, and from those the generation after, which it writes. The grid is read and
+// written once for two generations, which halves the memory traffic of the word engines where
+// it bounds them; docs/design/life-pipeline.md has the measurements.
+//
+// The second generation of a word's cells reads the first generation of one cell beyond the
+// word on each side. Each of those reads three columns of the grid, so the six columns around
+// the word's two ends are gathered into an "edge word" and stepped with the word: in it the
+// two cells beyond the word have both of their row neighbours beside them. The other places of
+// the edge word hold no cell of interest and are never read.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+#include "portasim/core/compat.hpp"
+#include "portasim/life/impl/grid_index.hpp"
+#include "portasim/life/impl/word_strip.hpp"
+#include "portasim/life/rules.hpp"
+
+namespace portasim::life::impl {
+
+// Bits, 64 cells per word: bits 0..2 of the edge word are the columns 64k - 2 .. 64k, and bits
+// 3..5 the columns 64k + 63 .. 64k + 65, so bits 1 and 4 are the cells beyond the word. Six
+// cells fit a 32-bit word, whose operations GPUs issue at twice the rate of 64-bit ones.
+KOKKOS_INLINE_FUNCTION std::uint32_t bit_edges(const Words& w) {
+  return (w.left_high >> 30) | static_cast<std::uint32_t>(w.centre & 1) << 2 |
+         static_cast<std::uint32_t>(w.centre >> 63) << 3 | (w.right_low & 3) << 4;
+}
+constexpr std::uint32_t bit_edge_left = 1u << 1, bit_edge_right = 1u << 4;
+
+// A word and the cells beyond it from its edge word, as the Words that lefts() and rights()
+// read: bit 31 of `left_high` and bit 0 of `right_low`.
+KOKKOS_INLINE_FUNCTION Words bits_with_edges(std::uint64_t centre, std::uint32_t edges) {
+  return {edges << 30, centre, edges >> 4};
+}
+
+// Bytes, 8 cells per word: bytes 0..2 of the edge word are the columns 8k - 2 .. 8k, bytes
+// 4..6 the columns 8k + 7 .. 8k + 9, bytes 3 and 7 are 0; bytes 1 and 5 are the cells beyond
+// the word. Row sums of three 0/1 bytes never carry into the next byte.
+KOKKOS_INLINE_FUNCTION std::uint64_t byte_edges(const Words& w) {
+  return (w.left_high >> 16) | (w.centre & 0xFF) << 16 | (w.centre >> 56) << 32 |
+         std::uint64_t(w.right_low & 0xFFFF) << 40;
+}
+constexpr std::uint64_t byte_edge_left = std::uint64_t(0xFF) << 8,
+                        byte_edge_right = std::uint64_t(0xFF) << 40;
+
+// A word and the cells beyond it, as the Words that byte_row_sum() reads: byte 3 of
+// `left_high` and byte 0 of `right_low`.
+KOKKOS_INLINE_FUNCTION Words bytes_with_edges(std::uint64_t centre, std::uint64_t edges) {
+  return {static_cast<std::uint32_t>(edges << 16), centre, static_cast<std::uint32_t>(edges >> 40)};
+}
+
+// Rows per thread of the two-generation pass.
+constexpr int two_generation_rows = strip_rows;
+
+// The strip of rows a thread steps twice: rows y0 - 2 .. y0 + Rows + 1 of its column.
+// The first generation of a row outside a dead border is dead, whatever its neighbours are,
+// and so are the cells beyond the grid's first and last columns.
+template <class InView, int Rows>
+struct TwoGenerationStrip {
+  WordStrip<InView> strip;
+  std::int64_t y0, k;
+  int rows;  // rows written: Rows, fewer in the last strip
+  typename WordStrip<InView>::Columns columns;
+  Words w[Rows + 4];
+
+  KOKKOS_INLINE_FUNCTION TwoGenerationStrip(const WordStrip<InView>& s, std::int64_t index)
+      : strip(s) {
+    rows = strip_of<Rows>(index, strip.words, 0, strip.height, y0, k);
+    columns = strip.columns(k);
+    strip.template load_rows<Rows, 2>(w, y0, rows, columns);
+  }
+
+  // Whether first-generation row j (grid row y0 - 1 + j) lies beyond a dead border.
+  KOKKOS_INLINE_FUNCTION bool dead_row(int j) const {
+    const std::int64_t y = y0 - 1 + j;
+    return !strip.torus && (y < 0 || y >= strip.height);
+  }
+};
+
+// The kernels below walk the strip once, in order: input row i gives its row sums; with
+// three of those, first-generation row i - 2 and its row sums; with three of those, output row
+// i - 4. Only the last few rows' values stay live, which keeps the thread's registers to the
+// loaded rows and a window of sums (the loads all come first, see WordStrip::load_rows).
+
+// 64 cells per word, bit-sliced, two generations (width % 64 == 0).
+template <class InView, class OutView, int Rows = two_generation_rows>
+struct StepBitsTwice {
+  WordStrip<InView> strip;  // (height, width / 64)
+  OutView out;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
+    const TwoGenerationStrip<InView, Rows> s(strip, index);
+    const std::uint32_t edge_mask =
+        (s.columns.has_left ? bit_edge_left : 0u) | (s.columns.has_right ? bit_edge_right : 0u);
+    RowSum sums[Rows + 4], next_sums[Rows + 2];
+    RowSumOf<std::uint32_t> edge_sums[Rows + 4];
+    std::uint32_t edges[Rows + 4];
+    std::uint64_t next[Rows + 2];
+    PORTASIM_UNROLL
+    for (int i = 0; i < Rows + 4; ++i) {
+      sums[i] = row_sum(lefts(s.w[i]), s.w[i].centre, rights(s.w[i]));
+      edges[i] = bit_edges(s.w[i]);
+      edge_sums[i] = row_sum<std::uint32_t>(edges[i] << 1, edges[i], edges[i] >> 1);
+      if (i < 2) continue;
+      const int j = i - 2;  // first generation, grid row y0 - 1 + j
+      const std::uint64_t centre = next_bits(s.w[j + 1].centre, sums[j], sums[j + 1], sums[j + 2]);
+      const std::uint32_t edge =
+          next_bits(edges[j + 1], edge_sums[j], edge_sums[j + 1], edge_sums[j + 2]) & edge_mask;
+      const Words row = s.dead_row(j) ? Words{0u, 0, 0u} : bits_with_edges(centre, edge);
+      next[j] = row.centre;
+      next_sums[j] = row_sum(lefts(row), row.centre, rights(row));
+      if (j < 2) continue;
+      const int o = j - 2;  // second generation, grid row y0 + o
+      if (o < s.rows)
+        out(s.y0 + o, s.k) =
+            next_bits(next[o + 1], next_sums[o], next_sums[o + 1], next_sums[o + 2]);
+    }
+  }
+};
+
+// Eight cells per word through 64-bit loads, two generations (width % 8 == 0, width >= 8).
+template <class InView, class OutView, int Rows = two_generation_rows>
+struct StepByteWordsTwice {
+  WordStrip<InView> strip;  // the grid as words: (height, width / 8)
+  OutView out;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
+    const TwoGenerationStrip<InView, Rows> s(strip, index);
+    const std::uint64_t edge_mask =
+        (s.columns.has_left ? byte_edge_left : 0) | (s.columns.has_right ? byte_edge_right : 0);
+    std::uint64_t sums[Rows + 4], edges[Rows + 4], edge_sums[Rows + 4];
+    std::uint64_t next[Rows + 2], next_sums[Rows + 2];
+    PORTASIM_UNROLL
+    for (int i = 0; i < Rows + 4; ++i) {
+      sums[i] = byte_row_sum(s.w[i]);
+      edges[i] = byte_edges(s.w[i]);
+      edge_sums[i] = byte_row_sum(Words{0u, edges[i], 0u});
+      if (i < 2) continue;
+      const int j = i - 2;  // first generation, grid row y0 - 1 + j
+      const std::uint64_t centre =
+          next_bytes(s.w[j + 1].centre, sums[j] + sums[j + 1] + sums[j + 2] - s.w[j + 1].centre);
+      const std::uint64_t edge = next_bytes(edges[j + 1], edge_sums[j] + edge_sums[j + 1] +
+                                                              edge_sums[j + 2] - edges[j + 1]) &
+                                 edge_mask;
+      const Words row = s.dead_row(j) ? Words{0u, 0, 0u} : bytes_with_edges(centre, edge);
+      next[j] = row.centre;
+      next_sums[j] = byte_row_sum(row);
+      if (j < 2) continue;
+      const int o = j - 2;  // second generation, grid row y0 + o
+      if (o < s.rows)
+        out(s.y0 + o, s.k) = next_bytes(
+            next[o + 1], next_sums[o] + next_sums[o + 1] + next_sums[o + 2] - next[o + 1]);
+    }
+  }
+};
+
+}  // namespace portasim::life::impl
