@@ -63,21 +63,24 @@ template <class InView, int Rows>
 struct TwoGenerationStrip {
   WordStrip<InView> strip;
   std::int64_t y0, k;
-  int rows;  // rows written: Rows, fewer in the last strip
+  int rows;                  // rows written: Rows, fewer in the last strip
+  bool crosses_dead_border;  // whether a first-generation row lies beyond a dead border
   typename WordStrip<InView>::Columns columns;
   Words w[Rows + 4];
 
   KOKKOS_INLINE_FUNCTION TwoGenerationStrip(const WordStrip<InView>& s, std::int64_t index)
       : strip(s) {
     rows = strip_of<Rows>(index, strip.words, 0, strip.height, y0, k);
+    crosses_dead_border = !strip.torus && (y0 < 1 || y0 + Rows + 1 > strip.height);
     columns = strip.columns(k);
     strip.template load_rows<Rows, 2>(w, y0, rows, columns);
   }
 
-  // Whether first-generation row j (grid row y0 - 1 + j) lies beyond a dead border.
+  // Whether first-generation row j (grid row y0 - 1 + j) lies beyond a dead border. Decided
+  // once per strip first: only the first and last strips of a column have such rows.
   KOKKOS_INLINE_FUNCTION bool dead_row(int j) const {
     const std::int64_t y = y0 - 1 + j;
-    return !strip.torus && (y < 0 || y >= strip.height);
+    return crosses_dead_border && (y < 0 || y >= strip.height);
   }
 };
 
