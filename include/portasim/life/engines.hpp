@@ -222,19 +222,17 @@ void step_bits(const ExecutionSpace& exec, Boundary boundary, const InView& in, 
 
 // How many generations one pass of advance_bytes / advance_bits steps. A pass of two reads
 // and writes the grid once for two generations, but forms the first of them on two more rows
-// and on edge words (impl/two_generations.hpp): it pays where the grid's traffic and the
-// launches bound a pass and its arithmetic does not. `automatic` takes two for the bit engine
-// on GPUs and one elsewhere: on host cores both word engines are bound by their arithmetic,
-// and the byte engine's SWAR arithmetic bounds it on GPUs too
+// and around the word's ends (impl/two_generations.hpp): it pays where the grid's traffic and
+// the launches bound a pass and its arithmetic does not. `automatic` takes two on GPUs and one
+// on host backends, whose cores the engines' arithmetic bounds
 // (docs/design/life-pipeline.md has the measurements).
 enum class GenerationsPerPass { automatic, one, two };
 
 namespace impl {
 template <class ExecutionSpace>
-bool two_per_pass(GenerationsPerPass per_pass, Engine engine) {
+bool two_per_pass(GenerationsPerPass per_pass) {
   if (per_pass != GenerationsPerPass::automatic) return per_pass == GenerationsPerPass::two;
-  return engine == Engine::bits &&
-         !Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+  return !Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                      typename ExecutionSpace::memory_space>::accessible;
 }
 }  // namespace impl
@@ -265,7 +263,7 @@ void advance_bits(const ExecutionSpace& exec, Boundary boundary, Grid& current, 
                   std::int64_t generations,
                   GenerationsPerPass per_pass = GenerationsPerPass::automatic) {
   impl::advance_grid(
-      current, other, generations, impl::two_per_pass<ExecutionSpace>(per_pass, Engine::bits),
+      current, other, generations, impl::two_per_pass<ExecutionSpace>(per_pass),
       [&](const Grid& in, const Grid& out) { impl::step_bits_twice(exec, boundary, in, out); },
       [&](const Grid& in, const Grid& out) { step_bits(exec, boundary, in, out); });
 }
@@ -274,7 +272,7 @@ template <class ExecutionSpace, class Grid>
 void advance_bytes(const ExecutionSpace& exec, Boundary boundary, Grid& current, Grid& other,
                    std::int64_t generations,
                    GenerationsPerPass per_pass = GenerationsPerPass::automatic) {
-  const bool pairs = impl::two_per_pass<ExecutionSpace>(per_pass, Engine::bytes) &&
+  const bool pairs = impl::two_per_pass<ExecutionSpace>(per_pass) &&
                      impl::byte_rows_are_words(current) && impl::byte_rows_are_words(other);
   impl::advance_grid(
       current, other, generations, pairs,

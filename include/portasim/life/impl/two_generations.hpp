@@ -6,16 +6,18 @@
 // it bounds them; docs/design/life-pipeline.md has the measurements.
 //
 // The second generation of a word's cells reads the first generation of one cell beyond the
-// word on each side. Each of those reads three columns of the grid, so the six columns around
-// the word's two ends are gathered into an "edge word" and stepped with the word: in it the
-// two cells beyond the word have both of their row neighbours beside them. The other places of
-// the edge word hold no cell of interest and are never read.
+// word on each side. Each of those reads three columns of the grid. The bit engine gathers the
+// six columns around the word's two ends into an "edge word" stepped beside the word: in it
+// the two cells beyond the word have both of their row neighbours beside them, and its other
+// places are never read. The byte engine steps a window of the word's cells and two beyond
+// each end, as bits.
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 
 #include "portasim/core/compat.hpp"
+#include "portasim/life/bit_packing.hpp"
 #include "portasim/life/impl/grid_index.hpp"
 #include "portasim/life/impl/word_strip.hpp"
 #include "portasim/life/rules.hpp"
@@ -37,21 +39,18 @@ KOKKOS_INLINE_FUNCTION Words bits_with_edges(std::uint64_t centre, std::uint32_t
   return {edges << 30, centre, edges >> 4};
 }
 
-// Bytes, 8 cells per word: bytes 0..2 of the edge word are the columns 8k - 2 .. 8k, bytes
-// 4..6 the columns 8k + 7 .. 8k + 9, bytes 3 and 7 are 0; bytes 1 and 5 are the cells beyond
-// the word. Row sums of three 0/1 bytes never carry into the next byte.
-KOKKOS_INLINE_FUNCTION std::uint64_t byte_edges(const Words& w) {
-  return (w.left_high >> 16) | (w.centre & 0xFF) << 16 | (w.centre >> 56) << 32 |
-         std::uint64_t(w.right_low & 0xFFFF) << 40;
+// Bytes, 8 cells per word, are stepped as bits: the word's eight cells and the two beyond
+// each end become a 12-cell window, bit 2 + i holding column 8k + i for i = -2 .. 9, which
+// the bit-sliced rule steps with 32-bit operations (the SWAR rule on bytes takes several
+// times more). The first generation holds for bits 1 .. 10 of the window, the second for bits
+// 2 .. 9, the word's own cells. Cells are 0 or 1, as every engine takes them.
+KOKKOS_INLINE_FUNCTION std::uint32_t byte_window(const Words& w) {
+  // Byte i's bit 0 lands on bit 56 + i, and no two partial products share a bit.
+  const auto cells = static_cast<std::uint32_t>((w.centre * 0x0102040810204080ull) >> 56);
+  return ((w.left_high >> 16) & 1u) | ((w.left_high >> 23) & 2u) | cells << 2 |
+         (w.right_low & 1u) << 10 | ((w.right_low >> 8) & 1u) << 11;
 }
-constexpr std::uint64_t byte_edge_left = std::uint64_t(0xFF) << 8,
-                        byte_edge_right = std::uint64_t(0xFF) << 40;
-
-// A word and the cells beyond it, as the Words that byte_row_sum() reads: byte 3 of
-// `left_high` and byte 0 of `right_low`.
-KOKKOS_INLINE_FUNCTION Words bytes_with_edges(std::uint64_t centre, std::uint64_t edges) {
-  return {static_cast<std::uint32_t>(edges << 16), centre, static_cast<std::uint32_t>(edges >> 40)};
-}
+constexpr std::uint32_t window_left = 1u << 1, window_right = 1u << 10;
 
 // Rows per thread of the two-generation pass.
 constexpr int two_generation_rows = strip_rows;
@@ -125,38 +124,40 @@ struct StepBitsTwice {
   }
 };
 
-// Eight cells per word through 64-bit loads, two generations (width % 8 == 0, width >= 8).
+// Eight cells per word through 64-bit loads, two generations stepped as bits in 12-cell
+// windows (width % 8 == 0, width >= 8).
 template <class InView, class OutView, int Rows = two_generation_rows>
 struct StepByteWordsTwice {
   WordStrip<InView> strip;  // the grid as words: (height, width / 8)
   OutView out;
 
+  KOKKOS_INLINE_FUNCTION static RowSumOf<std::uint32_t> window_sum(std::uint32_t window) {
+    return row_sum<std::uint32_t>(window << 1, window, window >> 1);
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
     const TwoGenerationStrip<InView, Rows> s(strip, index);
-    const std::uint64_t edge_mask =
-        (s.columns.has_left ? byte_edge_left : 0) | (s.columns.has_right ? byte_edge_right : 0);
-    std::uint64_t sums[Rows + 4], edges[Rows + 4], edge_sums[Rows + 4];
-    std::uint64_t next[Rows + 2], next_sums[Rows + 2];
+    const std::uint32_t edge_mask =
+        ~((s.columns.has_left ? 0u : window_left) | (s.columns.has_right ? 0u : window_right));
+    std::uint32_t windows[Rows + 4], next[Rows + 2];
+    RowSumOf<std::uint32_t> sums[Rows + 4], next_sums[Rows + 2];
     PORTASIM_UNROLL
     for (int i = 0; i < Rows + 4; ++i) {
-      sums[i] = byte_row_sum(s.w[i]);
-      edges[i] = byte_edges(s.w[i]);
-      edge_sums[i] = byte_row_sum(Words{0u, edges[i], 0u});
+      windows[i] = byte_window(s.w[i]);
+      sums[i] = window_sum(windows[i]);
       if (i < 2) continue;
       const int j = i - 2;  // first generation, grid row y0 - 1 + j
-      const std::uint64_t centre =
-          next_bytes(s.w[j + 1].centre, sums[j] + sums[j + 1] + sums[j + 2] - s.w[j + 1].centre);
-      const std::uint64_t edge = next_bytes(edges[j + 1], edge_sums[j] + edge_sums[j + 1] +
-                                                              edge_sums[j + 2] - edges[j + 1]) &
-                                 edge_mask;
-      const Words row = s.dead_row(j) ? Words{0u, 0, 0u} : bytes_with_edges(centre, edge);
-      next[j] = row.centre;
-      next_sums[j] = byte_row_sum(row);
+      next[j] = s.dead_row(j)
+                    ? 0u
+                    : next_bits(windows[j + 1], sums[j], sums[j + 1], sums[j + 2]) & edge_mask;
+      next_sums[j] = window_sum(next[j]);
       if (j < 2) continue;
       const int o = j - 2;  // second generation, grid row y0 + o
-      if (o < s.rows)
-        out(s.y0 + o, s.k) = next_bytes(
-            next[o + 1], next_sums[o] + next_sums[o + 1] + next_sums[o + 2] - next[o + 1]);
+      if (o < s.rows) {
+        const std::uint32_t cells =
+            next_bits(next[o + 1], next_sums[o], next_sums[o + 1], next_sums[o + 2]) >> 2;
+        out(s.y0 + o, s.k) = spread_bits_to_bytes(cells & 0xFFu);
+      }
     }
   }
 };
