@@ -166,7 +166,9 @@ void step_bits_twice(const ExecutionSpace& exec, Boundary boundary, const InView
       StepBitsTwice<InView, OutView>{{in, height, words, boundary == Boundary::torus}, out});
 }
 
-// The same for a byte grid whose rows are words (byte_rows_are_words).
+// The same for a byte grid whose rows are words (byte_rows_are_words), in strips of
+// byte_window_rows rows; two blocks of 256 threads per multiprocessor leave the longer strip
+// the registers it holds without spilling.
 template <class ExecutionSpace, class InView, class OutView>
 void step_byte_words_twice(const ExecutionSpace& exec, Boundary boundary, const InView& in,
                            const OutView& out) {
@@ -174,11 +176,12 @@ void step_byte_words_twice(const ExecutionSpace& exec, Boundary boundary, const 
   const auto out_words = byte_words(out);
   const std::int64_t height = static_cast<std::int64_t>(in.extent(0));
   const std::int64_t words = static_cast<std::int64_t>(in_words.extent(1));
-  Kokkos::parallel_for(
-      "portasim::life::step_bytes_twice",
-      GridPolicy<ExecutionSpace>(exec, 0, strip_threads(0, height, words, two_generation_rows)),
-      StepByteWordsTwice<decltype(in_words), decltype(out_words)>{
-          {in_words, height, words, boundary == Boundary::torus}, out_words});
+  using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>,
+                                     Kokkos::LaunchBounds<256, 2>>;
+  Kokkos::parallel_for("portasim::life::step_bytes_twice",
+                       policy(exec, 0, strip_threads(0, height, words, byte_window_rows)),
+                       StepByteWordsTwice<decltype(in_words), decltype(out_words)>{
+                           {in_words, height, words, boundary == Boundary::torus}, out_words});
 }
 
 }  // namespace impl

@@ -52,8 +52,10 @@ KOKKOS_INLINE_FUNCTION std::uint32_t byte_window(const Words& w) {
 }
 constexpr std::uint32_t window_left = 1u << 1, window_right = 1u << 10;
 
-// Rows per thread of the two-generation pass.
+// Rows per thread of the two-generation passes. The byte windows' arithmetic is light enough
+// that longer strips, which read and step fewer rows beyond their ends, win over more threads.
 constexpr int two_generation_rows = strip_rows;
+constexpr int byte_window_rows = 2 * strip_rows;
 
 // The strip of rows a thread steps twice: rows y0 - 2 .. y0 + Rows + 1 of its column.
 // The first generation of a row outside a dead border is dead, whatever its neighbours are,
@@ -126,7 +128,7 @@ struct StepBitsTwice {
 
 // Eight cells per word through 64-bit loads, two generations stepped as bits in 12-cell
 // windows (width % 8 == 0, width >= 8).
-template <class InView, class OutView, int Rows = two_generation_rows>
+template <class InView, class OutView, int Rows = byte_window_rows>
 struct StepByteWordsTwice {
   WordStrip<InView> strip;  // the grid as words: (height, width / 8)
   OutView out;
