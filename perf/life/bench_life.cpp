@@ -1,9 +1,8 @@
 // Game of Life throughput (cells per second) of both engines over grid sizes, and the
 // streaming pipeline writing every generation.
 //   BM_life_engine/{byte,bits}/side: 20 generations on the device only (advance_bytes,
-//     advance_bits as life::run steps them: the bit engine two per pass on GPUs), torus,
-//     random grid of density
-//     0.5 (the spec's targets at 16384^2: byte >= 1e12, bits >= 5e12 cells/s);
+//     advance_bits as life::run steps them: two per pass on GPUs), torus, random grid of
+//     density 0.5 (the spec's targets at 16384^2: byte >= 1e12, bits >= 5e12 cells/s);
 //     {byte,bits}_dead: the same with a dead border; {byte,bits}_stepwise: one generation per
 //     pass on every backend.
 //   BM_life_run_call/side/generations: one life::run that steps a grid in device memory and

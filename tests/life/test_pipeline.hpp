@@ -209,6 +209,21 @@ void resume_equals_uninterrupted() {
   for (std::size_t i = 0; i < resumed.grids.size(); ++i)
     EXPECT_EQ(resumed.grids[i], whole.grids[31 + i]);
   EXPECT_EQ(stats.first_generation, 30);
+
+  // Resumed at a generation that is neither a chunk's end nor recorded, recording every
+  // third: the run advances straight to each recorded generation, on every backend's pass.
+  Config every_third = config;
+  every_third.every = 3;
+  HostGrid at31 = start;
+  at31.cells = whole.grids[31];
+  ChunksInMemory thirds;
+  run_to_memory<Exec>(every_third, at31, thirds, 31);
+  EXPECT_EQ(thirds.firsts, (std::vector<std::int64_t>{32, 41}));
+  EXPECT_EQ(thirds.generations, (std::vector<std::int64_t>{33, 36, 39, 42, 45}));
+  ASSERT_EQ(thirds.grids.size(), thirds.generations.size());
+  for (std::size_t i = 0; i < thirds.grids.size(); ++i)
+    EXPECT_EQ(thirds.grids[i], whole.grids[static_cast<std::size_t>(thirds.generations[i])])
+        << "generation " << thirds.generations[i];
 }
 TEST(TEST_CATEGORY, life_resume_equals_uninterrupted) {
   resume_equals_uninterrupted<TEST_EXECSPACE>();

@@ -1,5 +1,5 @@
 #pragma once
-// One generation of B3/S23 on the device, every kernel on the given instance.
+// B3/S23 on the device, every kernel on the given instance.
 // step_bytes: one byte per cell; any width and height, including tori narrower than 3 cells
 //   (np.roll semantics: a neighbour may be counted more than once). Rows whose width is a
 //   multiple of 8 take a SWAR path, eight cells per 64-bit word, with identical results.
@@ -130,13 +130,14 @@ bool byte_rows_are_words(const ByteView& grid) {
          (grid.extent(0) < 2 || static_cast<std::int64_t>(grid.stride(0)) == width);
 }
 
-// The byte grid as (height, width / 8) words (byte_rows_are_words holds).
-template <class ByteView>
+// The byte grid as (height, width / 8) words of type Word (byte_rows_are_words holds): const
+// words for a grid that is only read.
+template <class Word, class ByteView>
 auto byte_words(const ByteView& grid) {
-  using word = std::conditional_t<std::is_const_v<typename ByteView::value_type>,
-                                  const std::uint64_t, std::uint64_t>;
-  return Kokkos::View<word**, Kokkos::LayoutRight, typename ByteView::memory_space,
-                      Kokkos::MemoryTraits<Kokkos::Unmanaged>>(reinterpret_cast<word*>(grid.data()),
+  static_assert(std::is_const_v<Word> || !std::is_const_v<typename ByteView::value_type>,
+                "a grid of const cells is read only");
+  return Kokkos::View<Word**, Kokkos::LayoutRight, typename ByteView::memory_space,
+                      Kokkos::MemoryTraits<Kokkos::Unmanaged>>(reinterpret_cast<Word*>(grid.data()),
                                                                grid.extent(0), grid.extent(1) / 8);
 }
 
@@ -152,7 +153,8 @@ inline std::int64_t strip_threads(std::int64_t first, std::int64_t last, std::in
 
 // Two generations of a whole grid in one pass: `out` (not `in`) = the generation after next.
 // The bound of three blocks of 256 threads per multiprocessor caps the kernel's registers:
-// left to itself the compiler keeps about twice as many live, and the pass waits on its loads.
+// left to itself the compiler keeps more live than that allows, and the pass then waits on
+// its loads.
 template <class ExecutionSpace, class InView, class OutView>
 void step_bits_twice(const ExecutionSpace& exec, Boundary boundary, const InView& in,
                      const OutView& out) {
@@ -160,10 +162,14 @@ void step_bits_twice(const ExecutionSpace& exec, Boundary boundary, const InView
   const std::int64_t words = static_cast<std::int64_t>(in.extent(1));
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>,
                                      Kokkos::LaunchBounds<256, 3>>;
-  Kokkos::parallel_for(
-      "portasim::life::step_bits_twice",
-      policy(exec, 0, strip_threads(0, height, words, two_generation_rows)),
-      StepBitsTwice<InView, OutView>{{in, height, words, boundary == Boundary::torus}, out});
+  // Each thread copies its strip's View: unmanaged, so that no copy counts a reference.
+  const Kokkos::View<typename InView::const_data_type, typename InView::array_layout,
+                     typename InView::device_type, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+      in_words = in;
+  Kokkos::parallel_for("portasim::life::step_bits_twice",
+                       policy(exec, 0, strip_threads(0, height, words, two_generation_rows)),
+                       StepBitsTwice<decltype(in_words), OutView>{
+                           {in_words, height, words, boundary == Boundary::torus}, out});
 }
 
 // The same for a byte grid whose rows are words (byte_rows_are_words), in strips of
@@ -172,8 +178,8 @@ void step_bits_twice(const ExecutionSpace& exec, Boundary boundary, const InView
 template <class ExecutionSpace, class InView, class OutView>
 void step_byte_words_twice(const ExecutionSpace& exec, Boundary boundary, const InView& in,
                            const OutView& out) {
-  const auto in_words = byte_words(in);
-  const auto out_words = byte_words(out);
+  const auto in_words = byte_words<const std::uint64_t>(in);
+  const auto out_words = byte_words<std::uint64_t>(out);
   const std::int64_t height = static_cast<std::int64_t>(in.extent(0));
   const std::int64_t words = static_cast<std::int64_t>(in_words.extent(1));
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>,
@@ -196,8 +202,8 @@ void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in,
   using policy = impl::GridPolicy<ExecutionSpace>;
   const bool torus = boundary == Boundary::torus;
   if (impl::byte_rows_are_words(in) && impl::byte_rows_are_words(out)) {
-    const auto in_words = impl::byte_words(in);
-    const auto out_words = impl::byte_words(out);
+    const auto in_words = impl::byte_words<const std::uint64_t>(in);
+    const auto out_words = impl::byte_words<std::uint64_t>(out);
     const std::int64_t words = width / 8;
     Kokkos::parallel_for("portasim::life::step_bytes_swar",
                          policy(exec, 0, impl::strip_threads(first, last, words)),
@@ -235,8 +241,8 @@ namespace impl {
 template <class ExecutionSpace>
 bool two_per_pass(GenerationsPerPass per_pass) {
   if (per_pass != GenerationsPerPass::automatic) return per_pass == GenerationsPerPass::two;
-  return !Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                     typename ExecutionSpace::memory_space>::accessible;
+  // Host backends run where host memory is: Serial, OpenMP, Threads.
+  return !Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
 }
 }  // namespace impl
 

@@ -40,7 +40,8 @@ KOKKOS_INLINE_FUNCTION std::uint64_t next_bytes(std::uint64_t alive, std::uint64
 // as the count of (left, centre, right) in two bitboards, and every output row adds three
 // such row sums. The block's total counts the cell itself, so the rule reads: live next when
 // the total is 3, or when it is 4 and the cell is live. The word type is the engines' 64-bit
-// word, or a 32-bit one where a word holds only a few cells (the two-generation pass's edges).
+// word, or a 32-bit one where a word holds only a few cells (the edge words and byte windows of
+// the two-generation passes).
 template <class Word>
 struct RowSumOf {
   Word ones, twos;  // per bit: count = ones + 2 twos (0..3)

@@ -26,7 +26,7 @@ namespace portasim::life::impl {
 
 // Bits, 64 cells per word: bits 0..2 of the edge word are the columns 64k - 2 .. 64k, and bits
 // 3..5 the columns 64k + 63 .. 64k + 65, so bits 1 and 4 are the cells beyond the word. Six
-// cells fit a 32-bit word, whose operations GPUs issue at twice the rate of 64-bit ones.
+// cells fit a 32-bit word; GPUs do each 64-bit logic operation as two 32-bit ones.
 KOKKOS_INLINE_FUNCTION std::uint32_t bit_edges(const Words& w) {
   return (w.left_high >> 30) | static_cast<std::uint32_t>(w.centre & 1) << 2 |
          static_cast<std::uint32_t>(w.centre >> 63) << 3 | (w.right_low & 3) << 4;
@@ -41,9 +41,10 @@ KOKKOS_INLINE_FUNCTION Words bits_with_edges(std::uint64_t centre, std::uint32_t
 
 // Bytes, 8 cells per word, are stepped as bits: the word's eight cells and the two beyond
 // each end become a 12-cell window, bit 2 + i holding column 8k + i for i = -2 .. 9, which
-// the bit-sliced rule steps with 32-bit operations (the SWAR rule on bytes takes several
-// times more). The first generation holds for bits 1 .. 10 of the window, the second for bits
-// 2 .. 9, the word's own cells. Cells are 0 or 1, as every engine takes them.
+// the bit-sliced rule steps with a few 32-bit operations per row (the SWAR rule needs two
+// exact compares of eight bytes per word and row). The first generation holds for bits 1 .. 10 of
+// the window, the second for bits 2 .. 9, the word's own cells. Cells are 0 or 1, as every engine
+// takes them.
 KOKKOS_INLINE_FUNCTION std::uint32_t byte_window(const Words& w) {
   // Byte i's bit 0 lands on bit 56 + i, and no two partial products share a bit.
   const auto cells = static_cast<std::uint32_t>((w.centre * 0x0102040810204080ull) >> 56);
@@ -62,7 +63,7 @@ constexpr int byte_window_rows = 2 * strip_rows;
 // and so are the cells beyond the grid's first and last columns.
 template <class InView, int Rows>
 struct TwoGenerationStrip {
-  WordStrip<InView> strip;
+  WordStrip<InView> strip;  // a copy per thread: InView must be unmanaged (see step_bits_twice)
   std::int64_t y0, k;
   int rows;                  // rows written: Rows, fewer in the last strip
   bool crosses_dead_border;  // whether a first-generation row lies beyond a dead border

@@ -1,6 +1,7 @@
 #pragma once
-// The words a thread of the word engines reads: a strip of rows of one word column, with
-// the word on each side, for the byte engine's eight cells per word and the bit engine's 64.
+// The words a thread of the word engines reads: a strip of rows of one word column, with the
+// halves of the words on each side that hold its neighbours, for the byte engine's eight
+// cells per word and the bit engine's 64.
 
 #include <Kokkos_Core.hpp>
 
@@ -11,13 +12,10 @@
 
 namespace portasim::life::impl {
 
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
-              "the word engines read the halves of a word as little-endian 32-bit words");
-
 // One row around word column k: its own word, and of the words beside it only the halves
 // that hold its neighbours, the upper half of the word to its left (columns next to the
-// word's first cell) and the lower half of the word to its right. Halves keep two registers
-// fewer per row than whole words, and a thread holds all of its strip's rows at once.
+// word's first cell) and the lower half of the word to its right. A thread holds all of its
+// strip's rows at once, so every register a row does not need counts.
 struct Words {
   std::uint32_t left_high;
   std::uint64_t centre;
@@ -76,14 +74,11 @@ struct WordStrip {
     return {k, left, right, left >= 0, right < words};
   }
 
-  // Row y, which lies in the grid.
+  // Row y, which lies in the grid. Only the halves beside the word are kept of its neighbours
+  // (compilers load just those halves).
   KOKKOS_INLINE_FUNCTION Words load_inside(std::int64_t y, const Columns& c) const {
-    return {c.has_left ? halves(y, c.left)[1] : 0u, in(y, c.k),
-            c.has_right ? halves(y, c.right)[0] : 0u};
-  }
-  // The two 32-bit halves of word (y, k), lower first.
-  KOKKOS_INLINE_FUNCTION auto halves(std::int64_t y, std::int64_t k) const {
-    return reinterpret_cast<const std::uint32_t*>(&in(y, k));
+    return {c.has_left ? static_cast<std::uint32_t>(in(y, c.left) >> 32) : 0u, in(y, c.k),
+            c.has_right ? static_cast<std::uint32_t>(in(y, c.right)) : 0u};
   }
   // Row y of the grid or beyond it.
   KOKKOS_INLINE_FUNCTION Words load(std::int64_t y, const Columns& c) const {
