@@ -72,10 +72,12 @@ struct StepCells {
   }
 };
 
-// Eight cells per word through 64-bit loads (width % 8 == 0, width >= 8).
-template <class InView, class OutView>
-struct StepByteWords {
-  WordStrip<InView> strip;  // the grid as words: (height, width / 8)
+// One generation of a word engine: a thread steps its strip of rows of one word column.
+// Rule gives a row's sum of each cell and its two horizontal neighbours, and the next state
+// of a word from the sums of the rows above, at and below it.
+template <class Rule, class InView, class OutView>
+struct StepWords {
+  WordStrip<InView> strip;  // (height, words)
   OutView out;
   std::int64_t first_row, last_row;  // the rows written: strips start at first_row
 
@@ -84,36 +86,34 @@ struct StepByteWords {
     const int rows = strip_of(index, strip.words, first_row, last_row, y0, k);
     Words w[strip_rows + 2];
     strip.template load_rows<strip_rows>(w, y0, rows, strip.columns(k));
-    std::uint64_t sums[strip_rows + 2];
+    typename Rule::Sum sums[strip_rows + 2];
     PORTASIM_UNROLL
-    for (int i = 0; i < strip_rows + 2; ++i) sums[i] = byte_row_sum(w[i]);
+    for (int i = 0; i < strip_rows + 2; ++i) sums[i] = Rule::row_sum(w[i]);
     PORTASIM_UNROLL
     for (int i = 0; i < strip_rows; ++i)
-      if (i < rows)
-        out(y0 + i, k) =
-            next_bytes(w[i + 1].centre, sums[i] + sums[i + 1] + sums[i + 2] - w[i + 1].centre);
+      if (i < rows) out(y0 + i, k) = Rule::next(w[i + 1].centre, sums[i], sums[i + 1], sums[i + 2]);
+  }
+};
+
+// Eight cells per word through 64-bit loads, SWAR (width % 8 == 0, width >= 8).
+struct ByteRule {
+  using Sum = std::uint64_t;
+  KOKKOS_INLINE_FUNCTION static Sum row_sum(const Words& w) { return byte_row_sum(w); }
+  KOKKOS_INLINE_FUNCTION static std::uint64_t next(std::uint64_t alive, Sum above, Sum here,
+                                                   Sum below) {
+    return next_bytes(alive, above + here + below - alive);
   }
 };
 
 // 64 cells per word, bit-sliced (width % 64 == 0).
-template <class InView, class OutView>
-struct StepBits {
-  WordStrip<InView> strip;  // (height, width / 64)
-  OutView out;
-  std::int64_t first_row, last_row;  // the rows written: strips start at first_row
-
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t index) const {
-    std::int64_t y0, k;
-    const int rows = strip_of(index, strip.words, first_row, last_row, y0, k);
-    Words w[strip_rows + 2];
-    strip.template load_rows<strip_rows>(w, y0, rows, strip.columns(k));
-    RowSum sums[strip_rows + 2];
-    PORTASIM_UNROLL
-    for (int i = 0; i < strip_rows + 2; ++i)
-      sums[i] = row_sum(lefts(w[i]), w[i].centre, rights(w[i]));
-    PORTASIM_UNROLL
-    for (int i = 0; i < strip_rows; ++i)
-      if (i < rows) out(y0 + i, k) = next_bits(w[i + 1].centre, sums[i], sums[i + 1], sums[i + 2]);
+struct BitRule {
+  using Sum = RowSum;
+  KOKKOS_INLINE_FUNCTION static Sum row_sum(const Words& w) {
+    return life::row_sum(lefts(w), w.centre, rights(w));
+  }
+  KOKKOS_INLINE_FUNCTION static std::uint64_t next(std::uint64_t alive, const Sum& above,
+                                                   const Sum& here, const Sum& below) {
+    return next_bits(alive, above, here, below);
   }
 };
 
@@ -207,7 +207,7 @@ void step_bytes(const ExecutionSpace& exec, Boundary boundary, const InView& in,
     const std::int64_t words = width / 8;
     Kokkos::parallel_for("portasim::life::step_bytes_swar",
                          policy(exec, 0, impl::strip_threads(first, last, words)),
-                         impl::StepByteWords<decltype(in_words), decltype(out_words)>{
+                         impl::StepWords<impl::ByteRule, decltype(in_words), decltype(out_words)>{
                              {in_words, height, words, torus}, out_words, first, last});
   } else {
     Kokkos::parallel_for("portasim::life::step_bytes", policy(exec, 0, (last - first) * width),
@@ -225,7 +225,7 @@ void step_bits(const ExecutionSpace& exec, Boundary boundary, const InView& in, 
   Kokkos::parallel_for(
       "portasim::life::step_bits",
       impl::GridPolicy<ExecutionSpace>(exec, 0, impl::strip_threads(first, last, words)),
-      impl::StepBits<InView, OutView>{
+      impl::StepWords<impl::BitRule, InView, OutView>{
           {in, height, words, boundary == Boundary::torus}, out, first, last});
 }
 
