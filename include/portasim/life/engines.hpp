@@ -117,10 +117,6 @@ struct BitRule {
   }
 };
 
-}  // namespace impl
-
-namespace impl {
-
 // Whether the SWAR path can read a byte grid's rows as words: contiguous rows, a multiple of
 // 8 cells wide, on an 8-byte boundary.
 template <class ByteView>
@@ -141,8 +137,9 @@ auto byte_words(const ByteView& grid) {
                                                                grid.extent(0), grid.extent(1) / 8);
 }
 
-template <class ExecutionSpace>
-using GridPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+// The launch over a grid's flat index, with any further policy traits (launch bounds).
+template <class ExecutionSpace, class... Traits>
+using GridPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>, Traits...>;
 
 // Threads of a word engine over rows [first, last) of `words` columns: one per strip of
 // `rows` rows.
@@ -160,14 +157,13 @@ void step_bits_twice(const ExecutionSpace& exec, Boundary boundary, const InView
                      const OutView& out) {
   const std::int64_t height = static_cast<std::int64_t>(in.extent(0));
   const std::int64_t words = static_cast<std::int64_t>(in.extent(1));
-  using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>,
-                                     Kokkos::LaunchBounds<256, 3>>;
+  using policy = GridPolicy<ExecutionSpace, Kokkos::LaunchBounds<256, 3>>;
   // Each thread copies its strip's View: unmanaged, so that no copy counts a reference.
   const Kokkos::View<typename InView::const_data_type, typename InView::array_layout,
                      typename InView::device_type, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
       in_words = in;
   Kokkos::parallel_for("portasim::life::step_bits_twice",
-                       policy(exec, 0, strip_threads(0, height, words, two_generation_rows)),
+                       policy(exec, 0, strip_threads(0, height, words, edge_word_rows)),
                        StepBitsTwice<decltype(in_words), OutView>{
                            {in_words, height, words, boundary == Boundary::torus}, out});
 }
@@ -182,8 +178,7 @@ void step_byte_words_twice(const ExecutionSpace& exec, Boundary boundary, const 
   const auto out_words = byte_words<std::uint64_t>(out);
   const std::int64_t height = static_cast<std::int64_t>(in.extent(0));
   const std::int64_t words = static_cast<std::int64_t>(in_words.extent(1));
-  using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>,
-                                     Kokkos::LaunchBounds<256, 2>>;
+  using policy = GridPolicy<ExecutionSpace, Kokkos::LaunchBounds<256, 2>>;
   Kokkos::parallel_for("portasim::life::step_bytes_twice",
                        policy(exec, 0, strip_threads(0, height, words, byte_window_rows)),
                        StepByteWordsTwice<decltype(in_words), decltype(out_words)>{
@@ -244,9 +239,7 @@ bool two_per_pass(GenerationsPerPass per_pass) {
   // Host backends run where host memory is: Serial, OpenMP, Threads.
   return !Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
 }
-}  // namespace impl
 
-namespace impl {
 // Pairs of generations through `twice` while `pairs`, the rest through `once`; the handles
 // swap after every pass, so `current` ends with the result.
 template <class Grid, class Twice, class Once>

@@ -55,7 +55,7 @@ constexpr std::uint32_t window_left = 1u << 1, window_right = 1u << 10;
 
 // Rows per thread of the two-generation passes. The byte windows' arithmetic is light enough
 // that longer strips, which read and step fewer rows beyond their ends, win over more threads.
-constexpr int two_generation_rows = strip_rows;
+constexpr int edge_word_rows = strip_rows;
 constexpr int byte_window_rows = 2 * strip_rows;
 
 // The strip of rows a thread steps twice: rows y0 - 2 .. y0 + Rows + 1 of its column.
@@ -63,7 +63,9 @@ constexpr int byte_window_rows = 2 * strip_rows;
 // and so are the cells beyond the grid's first and last columns.
 template <class InView, int Rows>
 struct TwoGenerationStrip {
-  WordStrip<InView> strip;  // a copy per thread: InView must be unmanaged (see step_bits_twice)
+  static_assert(!InView::traits::is_managed,
+                "each thread copies the strip: a managed View would count every copy");
+  WordStrip<InView> strip;
   std::int64_t y0, k;
   int rows;                  // rows written: Rows, fewer in the last strip
   bool crosses_dead_border;  // whether a first-generation row lies beyond a dead border
@@ -92,7 +94,7 @@ struct TwoGenerationStrip {
 // loaded rows and a window of sums (the loads all come first, see WordStrip::load_rows).
 
 // 64 cells per word, bit-sliced, two generations (width % 64 == 0).
-template <class InView, class OutView, int Rows = two_generation_rows>
+template <class InView, class OutView, int Rows = edge_word_rows>
 struct StepBitsTwice {
   WordStrip<InView> strip;  // (height, width / 64)
   OutView out;
