@@ -4,7 +4,7 @@
 //     advance_bits as life::run steps them: two per pass on GPUs), torus, random grid of
 //     density 0.5 (the spec's targets at 16384^2: byte >= 1e12, bits >= 5e12 cells/s);
 //     {byte,bits}_dead: the same with a dead border; {byte,bits}_stepwise: one generation per
-//     pass on every backend.
+//     pass on every backend; {byte,bits}_pairs: two per pass on every backend.
 //   BM_life_run_call/side/generations: one life::run that steps a grid in device memory and
 //     copies the final grid out, recording nothing: what portasim.life.step does with a CuPy
 //     array, timed on the host around the call (the C++ side of perf/python/bench_python.py).
@@ -51,10 +51,11 @@ std::int64_t max_side() {
   return on_host ? 4096 : 65536;
 }
 
-// 20 generations through advance_* as life::run steps them on one rank, or with `stepwise`
-// one generation per pass.
+// 20 generations through advance_*, `per_pass` generations a pass (automatic: as life::run
+// steps them on one rank).
 void BM_life_engine(benchmark::State& state, portasim::life::Engine engine,
-                    portasim::life::Boundary boundary, bool stepwise) {
+                    portasim::life::Boundary boundary,
+                    portasim::life::GenerationsPerPass per_pass) {
   const std::int64_t side = state.range(0);
   Exec exec;
   portasim::life::ByteGrid<memory> grid("grid", side, side);
@@ -65,8 +66,6 @@ void BM_life_engine(benchmark::State& state, portasim::life::Engine engine,
     constexpr bool bytes = sizeof(typename std::decay_t<decltype(current)>::value_type) == 1;
     for (auto _ : state) {
       timer.start();
-      const auto per_pass = stepwise ? portasim::life::GenerationsPerPass::one
-                                     : portasim::life::GenerationsPerPass::automatic;
       if constexpr (bytes)
         portasim::life::advance_bytes(exec, boundary, current, other, generations, per_pass);
       else portasim::life::advance_bits(exec, boundary, current, other, generations, per_pass);
@@ -227,20 +226,23 @@ void register_all() {
       ->Unit(benchmark::kMicrosecond);
   using portasim::life::Boundary;
   using portasim::life::Engine;
+  using PerPass = portasim::life::GenerationsPerPass;
   const struct {
     const char* name;
     Engine engine;
     Boundary boundary;
-    bool stepwise;
-  } engines[] = {{"BM_life_engine/byte", Engine::bytes, Boundary::torus, false},
-                 {"BM_life_engine/bits", Engine::bits, Boundary::torus, false},
-                 {"BM_life_engine/byte_dead", Engine::bytes, Boundary::dead, false},
-                 {"BM_life_engine/bits_dead", Engine::bits, Boundary::dead, false},
-                 {"BM_life_engine/byte_stepwise", Engine::bytes, Boundary::torus, true},
-                 {"BM_life_engine/bits_stepwise", Engine::bits, Boundary::torus, true}};
+    PerPass per_pass;
+  } engines[] = {{"BM_life_engine/byte", Engine::bytes, Boundary::torus, PerPass::automatic},
+                 {"BM_life_engine/bits", Engine::bits, Boundary::torus, PerPass::automatic},
+                 {"BM_life_engine/byte_dead", Engine::bytes, Boundary::dead, PerPass::automatic},
+                 {"BM_life_engine/bits_dead", Engine::bits, Boundary::dead, PerPass::automatic},
+                 {"BM_life_engine/byte_stepwise", Engine::bytes, Boundary::torus, PerPass::one},
+                 {"BM_life_engine/bits_stepwise", Engine::bits, Boundary::torus, PerPass::one},
+                 {"BM_life_engine/byte_pairs", Engine::bytes, Boundary::torus, PerPass::two},
+                 {"BM_life_engine/bits_pairs", Engine::bits, Boundary::torus, PerPass::two}};
   for (const auto& e : engines) {
     auto* b = benchmark::RegisterBenchmark(
-        e.name, [e](benchmark::State& s) { BM_life_engine(s, e.engine, e.boundary, e.stepwise); });
+        e.name, [e](benchmark::State& s) { BM_life_engine(s, e.engine, e.boundary, e.per_pass); });
     for (std::int64_t side = 256; side <= max_side(); side *= 2) b->Arg(side);
     b->ArgName("side")->UseManualTime()->Unit(benchmark::kMillisecond);
   }
