@@ -3,14 +3,16 @@
 // `exec`:
 //   grid       z of every fiber of the batch (NumPy arange, plus z_last + dz_hat),
 //   points     per-grid-point decisions (windows, mirror row, end-plate),
-//   responses  h of every point for every electrode,
-//   project    S[j, e, f] = sum_k IAP[k, j] h_e[k] (tiled_projection.hpp): teams per
-//              (fiber, share of the points, tile of times), which form the source of a chunk
-//              of rows in scratch from psi, evaluated where it is read, then add it into
-//              every block of electrodes' sums; k summed in ascending order, rows outside the
-//              wave skipped.
+//   weights    the weights W of psi on every row of the extended grid for every electrode:
+//              the source's differences and mirror rows moved onto the volume conductor h
+//              (electrode_weights.hpp),
+//   project    S[j, e, f] = sum_i psi(i, j) W_e(i) (tiled_projection.hpp): teams per
+//              (fiber, share of the rows, tile of times), which evaluate psi on a chunk of
+//              rows in scratch, then add it into every block of electrodes' sums; i summed in
+//              ascending order, rows outside the wave skipped.
 // The corrected source (an option) is written to a buffer first and projected from there
-// (projection.hpp). Host spaces compute one fiber per work item instead (host_kernels.hpp).
+// onto h (projection.hpp). Host spaces compute one fiber per work item instead
+// (host_kernels.hpp).
 
 #include <Kokkos_Core.hpp>
 
@@ -21,36 +23,96 @@
 #include "portasim/core/error.hpp"
 #include "portasim/sfap/compute.hpp"
 #include "portasim/sfap/impl/batch_pool.hpp"
+#include "portasim/sfap/impl/electrode_weights.hpp"
 #include "portasim/sfap/impl/projection.hpp"
 #include "portasim/sfap/impl/tiled_projection.hpp"
 #include "portasim/sfap/physics.hpp"
 
 namespace portasim::sfap::impl {
 
-// H(fb, k, e): the volume conductor of a point of a batch for an electrode; padding
-// electrodes and points past a fiber's grid hold 0. The radii are the result's r_used, and
-// the conductivities' factors (ratio = sigma_z / sigma_r, scale = 4 pi sigma_r) are formed
-// once: one square root and one division per value.
+// h(fb, k, e): the volume conductor of row k of a batch's grids for an electrode. The radii
+// are the result's r_used, and the conductivities' factors (ratio = sigma_z / sigma_r,
+// scale = 4 pi sigma_r) are formed once: one square root and one division per value.
 template <class MemorySpace>
-struct VolumeConductor {
-  Kokkos::View<const FiberGrid*, MemorySpace> grids;
+struct BatchResponse {
   Matrix<MemorySpace> zbuf;
   Kokkos::View<const double**, Kokkos::LayoutRight, MemorySpace> electrodes;
   Matrix<MemorySpace> r_used;
-  Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> H;
-  std::int64_t f0, ne;
+  std::int64_t f0;
   double ratio, scale;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t fb, const std::int64_t k,
-                                         const std::int64_t e) const {
-    const std::int64_t f = f0 + fb;
-    double h = 0.0;
-    if (e < ne && k < grids(f).n_z)
-      h = elementary_response_of(zbuf(fb, k) - electrodes(e, 2), r_used(e, f), ratio, scale);
-    H(fb, k, e) = h;
+  KOKKOS_INLINE_FUNCTION double operator()(const std::int64_t fb, const std::int64_t k,
+                                           const std::int64_t e) const {
+    return elementary_response_of(zbuf(fb, k) - electrodes(e, 2), r_used(e, f0 + fb), ratio, scale);
   }
 };
 
+// H(fb, k, e) = h(fb, k, e); padding electrodes and points past a fiber's grid hold 0.
+template <class MemorySpace>
+struct VolumeConductor {
+  Kokkos::View<const FiberGrid*, MemorySpace> grids;
+  BatchResponse<MemorySpace> h;
+  Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> H;
+  std::int64_t ne;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t fb, const std::int64_t k,
+                                         const std::int64_t e) const {
+    H(fb, k, e) = e < ne && k < grids(h.f0 + fb).n_z ? h(fb, k, e) : 0.0;
+  }
+};
+
+// W(fb, i, e): the weights of psi (electrode_weights.hpp) on the rows of a batch's extended
+// grids for an electrode, with h evaluated on the rows that carry a wave; padding electrodes
+// and rows past a fiber's extended grid hold 0.
+template <class MemorySpace>
+struct PsiWeights {
+  Kokkos::View<const FiberGrid*, MemorySpace> grids;
+  Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, MemorySpace> flags;
+  BatchResponse<MemorySpace> h;
+  Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> W;
+  std::int64_t ne;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t fb, const std::int64_t i,
+                                         const std::int64_t e) const {
+    const FiberGrid& g = grids(h.f0 + fb);
+    double w = 0.0;
+    if (e < ne && i <= g.n_z) {
+      const auto response = [&](std::int64_t k) { return h(fb, k, e); };
+      const auto flags_of = [&](std::int64_t k) { return flags(fb, k); };
+      w = electrode_weight(g, flags_of, response, i);
+    }
+    W(fb, i, e) = w;
+  }
+};
+
+// f(fb, k, e) for every (fiber of the batch, row, electrode): a three-dimensional range (no
+// integer division per element) where the CUDA grid allows it (Kokkos 3 bounds its y and z
+// dimensions by 65535 blocks), electrodes fastest so that a warp's stores are contiguous.
+template <class ExecutionSpace, class F>
+void for_each_row_electrode(const ExecutionSpace& exec, const char* label, std::int64_t nbatch,
+                            std::int64_t rows, std::int64_t ne_padded, const F& f) {
+  using md_policy =
+      Kokkos::MDRangePolicy<ExecutionSpace,
+                            Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
+  const std::int64_t tile_e = ne_padded < 32 ? ne_padded : 32, tile_rows = 256 / tile_e;
+  if ((rows + tile_rows - 1) / tile_rows <= 65535 && nbatch <= 65535)
+    Kokkos::parallel_for(
+        label, md_policy(exec, {0, 0, 0}, {nbatch, rows, ne_padded}, {1, tile_rows, tile_e}),
+        KOKKOS_LAMBDA(const std::int64_t fb, const std::int64_t k, const std::int64_t e) {
+          f(fb, k, e);
+        });
+  else
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nbatch * rows * ne_padded),
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          const std::int64_t point = i / ne_padded;
+          f(point / rows, point % rows, i % ne_padded);
+        });
+}
+
+// The pre-shift SFAPs of the batch's fibers f0 .. f0 + nbatch - 1. `responses` holds the
+// weights W (nbatch, nzmax + 1, ne_padded) of MyoGen's source, or the volume conductor H
+// (nbatch, nzmax, ne_padded) of the corrected one.
 template <class ExecutionSpace>
 void compute_batch(
     const ExecutionSpace& exec, const Inputs<typename ExecutionSpace::memory_space>& in,
@@ -60,7 +122,7 @@ void compute_batch(
     const Matrix<typename ExecutionSpace::memory_space>& zbuf,
     const Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>&
         flags,
-    const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& H,
+    double* responses, std::int64_t ne_padded,
     const Kokkos::View<double**, typename ExecutionSpace::array_layout,
                        typename ExecutionSpace::memory_space>& iap,
     const Kokkos::View<double***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>& S,
@@ -69,11 +131,10 @@ void compute_batch(
   using MemorySpace = typename ExecutionSpace::memory_space;
   const std::int64_t nzmax = zbuf.extent(1) - 1, nt = t.extent(0),
                      ne = in.electrode_positions.extent(0);
-  const std::int64_t ne_padded = H.extent(2);
-  const bool suppress = o.suppress_endplate, corrected = o.corrected_source;
-  const double half_width = o.endplate_half_width_mm, d1 = o.d1, sigma_r = o.sigma_r,
-               sigma_z = o.sigma_z;
-  const auto el = in.electrode_positions;
+  const bool suppress = o.suppress_endplate;
+  const double half_width = o.endplate_half_width_mm, d1 = o.d1, ratio = o.sigma_z / o.sigma_r,
+               scale = 4 * pi * o.sigma_r;
+  const BatchResponse<MemorySpace> response{zbuf, in.electrode_positions, r_used, f0, ratio, scale};
   // grid
   Kokkos::parallel_for(
       "portasim::sfap::grid", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nbatch * (nzmax + 1)),
@@ -92,42 +153,27 @@ void compute_batch(
         const BatchRowZ<MemorySpace> z{zbuf, fb};
         flags(fb, k) = row_flags(point_coefficients(g, z, k, suppress, half_width));
       });
-  // responses: the volume conductor of every point for every electrode (VolumeConductor).
-  const VolumeConductor<MemorySpace> responses{
-      grids, zbuf, el, r_used, H, f0, ne, sigma_z / sigma_r, 4 * pi * sigma_r};
-  // A three-dimensional range (no integer division per element) where the CUDA grid allows
-  // it: Kokkos 3 bounds its y and z dimensions by 65535 blocks.
-  using responses_policy =
-      Kokkos::MDRangePolicy<ExecutionSpace,
-                            Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
-  const std::int64_t tile_e = ne_padded < 32 ? ne_padded : 32, tile_points = 256 / tile_e;
-  if ((nzmax + tile_points - 1) / tile_points <= 65535 && nbatch <= 65535)
-    Kokkos::parallel_for(
-        "portasim::sfap::responses",
-        responses_policy(exec, {0, 0, 0}, {nbatch, nzmax, ne_padded}, {1, tile_points, tile_e}),
-        KOKKOS_LAMBDA(const std::int64_t fb, const std::int64_t k, const std::int64_t e) {
-          responses(fb, k, e);
-        });
-  else
-    Kokkos::parallel_for(
-        "portasim::sfap::responses",
-        Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nbatch * nzmax * ne_padded),
-        KOKKOS_LAMBDA(const std::int64_t i) {
-          const std::int64_t point = i / ne_padded;
-          responses(point / nzmax, point % nzmax, i % ne_padded);
-        });
-  if (!corrected) {
-    // MyoGen's source, formed in each projection team's scratch from psi where it is read.
-    const SourceTiles<ExecutionSpace> source{zbuf, flags, t, d1};
+  if (!o.corrected_source) {
+    // MyoGen's source: the weights of psi, then psi formed in each projection team's scratch.
+    const BatchWeights<MemorySpace> W(responses, nbatch, nzmax + 1, ne_padded);
+    const PsiWeights<MemorySpace> weights{grids, flags, response, W, ne};
+    for_each_row_electrode(exec, "portasim::sfap::psi_weights", nbatch, nzmax + 1, ne_padded,
+                           weights);
+    const PsiTiles<ExecutionSpace> source{zbuf, t, d1};
     with_block_width(ec, [&](auto width) {
-      project_source_tiles<ExecutionSpace, decltype(width)::value>(
-          exec, source, H, grids, S, partial, f0, nbatch, o.dz_weighted);
+      project_psi_tiles<ExecutionSpace, decltype(width)::value>(exec, source, W, grids, S, partial,
+                                                                f0, nbatch, o.dz_weighted);
     });
     return;
   }
-  // The corrected source into its buffer first, then projected from there. Three-dimensional
-  // ranges (time, fiber, point): no integer division per element; tiles of 32 consecutive
-  // times (coalesced in the time-fastest layout) by 8 points.
+  // The corrected source: the volume conductor of every point for every electrode
+  // (VolumeConductor), the source into its buffer, then projected from there.
+  const Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> H(responses, nbatch, nzmax,
+                                                                    ne_padded);
+  const VolumeConductor<MemorySpace> conductor{grids, response, H, ne};
+  for_each_row_electrode(exec, "portasim::sfap::responses", nbatch, nzmax, ne_padded, conductor);
+  // Three-dimensional ranges (time, fiber, point): no integer division per element; tiles of
+  // 32 consecutive times (coalesced in the time-fastest layout) by 8 points.
   using md_policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<3>>;
   const std::int64_t tile_j = 32, tile_k = 8, tile_f = 1;
   Kokkos::parallel_for(
@@ -163,10 +209,12 @@ void compute_in_batches(
           "sfap: dz is too small for the muscle (2^30 or more grid points per fiber)");
   const int ec = electrode_block(ne);
   const std::int64_t ne_padded = (ne + ec - 1) / ec * ec;
-  const std::int64_t shares = projection_shares(nzmax);
-  // Only the corrected source goes through a current-density buffer; MyoGen's is formed in
-  // the projection's teams.
+  // Only the corrected source goes through a current-density buffer and projects the grid's
+  // rows; MyoGen's is formed in the projection's teams, which project psi on the extended
+  // grid's.
   const bool source_buffer = o.corrected_source;
+  const std::int64_t projected_rows = source_buffer ? nzmax : nzmax + 1;
+  const std::int64_t shares = projection_shares(projected_rows);
   const double per_fiber =
       (static_cast<double>(nzmax + 1) * static_cast<double>(ne_padded + 2) +
        (source_buffer ? static_cast<double>(nzmax) * static_cast<double>(nt) : 0.0) +
@@ -195,21 +243,20 @@ void compute_in_batches(
   const std::int64_t partials = shares > 1 ? shares * nt * ne * nbatch : 0;
   const PoolBlock z_block = block(nbatch * (nzmax + 1), sizeof(double)),
                   flags_block = block(nbatch * nzmax, sizeof(std::uint8_t)),
-                  h_block = block(nbatch * nzmax * ne_padded, sizeof(double)),
+                  responses_block = block(nbatch * projected_rows * ne_padded, sizeof(double)),
                   iap_block = block(iap_rows * iap_cols, sizeof(double)),
                   partial_block = block(partials, sizeof(double));
   const Matrix<MemorySpace> zbuf(static_cast<double*>(z_block.data()), nbatch, nzmax + 1);
   const Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, MemorySpace> flags(
       static_cast<std::uint8_t*>(flags_block.data()), nbatch, nzmax);
-  const Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> H(
-      static_cast<double*>(h_block.data()), nbatch, nzmax, ne_padded);  // (fiber, point, electrode)
   const Kokkos::View<double**, Layout, MemorySpace> iap(static_cast<double*>(iap_block.data()),
                                                         iap_rows, iap_cols);
   const Kokkos::View<double*, MemorySpace> partial(static_cast<double*>(partial_block.data()),
                                                    partials);
   for (std::int64_t f0 = 0; f0 < nf; f0 += nbatch) {
     const std::int64_t nb = std::min(nbatch, nf - f0);
-    compute_batch(exec, in, o, grids, t, zbuf, flags, H, iap, S, partial, f0, nb, r_used, ec);
+    compute_batch(exec, in, o, grids, t, zbuf, flags, static_cast<double*>(responses_block.data()),
+                  ne_padded, iap, S, partial, f0, nb, r_used, ec);
   }
 }
 
