@@ -82,9 +82,8 @@ using BatchWeights = Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace>;
 
 // partial(s, j, e, fb) = sum over the rows i of share s of psi(i, j) W_e(i), i ascending,
 // then the shares in order; with one share the team writes S itself. The phases stay in one
-// lambda, longer than the project's functions usually are: its speed follows its register
-// allocation, which each restructuring of the kernel before this one moved (design notes,
-// rule 4).
+// lambda, longer than the project's functions usually are, within the 64 registers that the
+// occupancy needs (design notes, rule 4).
 template <class ExecutionSpace, int EC, bool StagedW>
 void project_psi_tiles_of_shape(
     const ExecutionSpace& exec, const PsiTiles<ExecutionSpace>& source,
