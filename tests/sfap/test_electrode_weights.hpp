@@ -73,8 +73,8 @@ void weights_project_the_source() {
         const Sums s = project_both_ways<Exec>(g, t, suppress);
         if (s.magnitude > 0) ++nonzero;
         EXPECT_LE(std::fabs(s.by_weights - s.by_source), 1e-12 * s.magnitude + 1e-300)
-            << "zi " << zi << (suppress ? " suppressed" : "") << " t " << t << ": "
-            << s.by_weights << " against " << s.by_source;
+            << "zi " << zi << (suppress ? " suppressed" : "") << " t " << t << ": " << s.by_weights
+            << " against " << s.by_source;
       }
       EXPECT_GT(nonzero, 30) << "the source must not vanish at most times";
     }

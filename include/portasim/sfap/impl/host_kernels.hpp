@@ -3,14 +3,17 @@
 // batch of fibers stage by stage through buffers (compute_impl.hpp); a CPU core does better
 // with one fiber per work item, every stage in per-thread buffers that stay in its cache and
 // are reused from fiber to fiber (fresh buffers cost more in page faults than the arithmetic):
-//   points   the fiber's grid, point decisions and responses H (points x electrodes);
-//   source   per time: psi over the points the projection reads, a row through a loop the
-//            compiler vectorizes (glibc's vector exp), then the current density from it;
-//   project  the source (times x points) times H through the host BLAS.
+//   points   the fiber's grid, point decisions and responses H (points x electrodes), and
+//            for MyoGen's source the weights W of psi (electrode_weights.hpp);
+//   source   per time: psi over the long side's rows that the wave has reached, through a
+//            loop the compiler vectorizes (glibc's vector exp); the corrected source per
+//            point;
+//   project  psi (times x rows) times W, or the corrected source times H, through the host
+//            BLAS.
 // Then the delays, a circular convolution per fiber, as one product with the circulant
-// matrix. The physics is
-// physics.hpp's, as on the device; results are the device's within rounding, and do not
-// depend on the thread count or on which fibers a run computes (MPI blocks match bit for bit).
+// matrix. The physics is physics.hpp's and the weights are the device's; results are the
+// device's within rounding, and do not depend on the thread count or on which fibers a run
+// computes (MPI blocks match bit for bit).
 
 #include <Kokkos_Core.hpp>
 
@@ -21,31 +24,28 @@
 #include "portasim/core/impl/host_blas.hpp"
 #include "portasim/core/vector_math.hpp"
 #include "portasim/sfap/compute.hpp"
+#include "portasim/sfap/impl/electrode_weights.hpp"
 #include "portasim/sfap/impl/projection.hpp"
 #include "portasim/sfap/physics.hpp"
 
 namespace portasim::sfap::impl {
 
-// Points per vectorized step of psi: two AVX2 registers of double. A row is padded to whole
-// steps (repeating the last point), so that every value comes from the vector code.
+// Points per vectorized step of psi: two AVX2 registers of double. The grid is padded to
+// whole steps (repeating the last point), so that every value comes from the vector code.
 inline constexpr int psi_lanes = 8;
 // Electrodes of H padded to whole AVX2 vectors, so that the responses' loop has no scalar tail.
 inline constexpr int electrode_lanes = 4;
-// Times per product of the projection: each block multiplies only the points where one of its
+// Times per product of the projection: each block multiplies only the rows where one of its
 // times has a source (the window grows with the wave), in products large enough for the BLAS.
 inline constexpr int gemm_times = 32;
 
 // One thread's buffers for the fiber it computes.
 struct FiberScratch {
-  std::vector<double> z;              // z(0..n_z), padded with the last point
-  std::vector<unsigned char> read;    // psi(k) is read by the source
-  std::vector<std::int64_t> keep;     // point decisions as 64-bit lanes, which the
-  std::vector<std::int64_t> long_on;  // vectorizer mixes with doubles
-  std::vector<std::int64_t> has_mirror;
-  std::vector<std::int64_t> wave_row;   // the mirror row where there is one, else k
+  std::vector<double> z;                // z(0..n_z), padded with the last point
+  std::vector<std::uint8_t> flags;      // point decisions (row_flags)
   std::vector<double> h;                // n_z x ne_padded
-  std::vector<double> psi_row, wave;    // psi and LW of one time
-  std::vector<double> source, product;  // nt x n_z, nt x ne_padded
+  std::vector<double> w;                // (n_z + 1) x ne_padded, MyoGen's source only
+  std::vector<double> source, product;  // nt x rows (psi, or the corrected source), nt x ne_padded
   std::vector<std::int64_t> window;     // the source's rows [lo_j, hi_j] of each time j
 };
 
@@ -60,35 +60,19 @@ struct BufferZ {
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return z[k]; }
 };
 
-// Number of the first n points of the ascending z[] below `value`.
-inline std::int64_t points_below(const double* z, std::int64_t n, double value) {
-  return std::lower_bound(z, z + n, value) - z;
-}
-
-// Grid, point decisions, psi's read mask and H (points x ne_padded) of fiber f.
+// Grid, point decisions, H (points x ne_padded) and, for MyoGen's source, W of fiber f.
 template <class MemorySpace>
 void fiber_points_on_host(const FiberGrid& g, const Inputs<MemorySpace>& in, const Options& o,
                           std::int64_t f, double min_r, std::int64_t ne_padded, FiberScratch& s) {
   const std::int64_t n = g.n_z, padded = (n + 1 + psi_lanes - 1) / psi_lanes * psi_lanes;
   const auto size = [](std::int64_t count) { return static_cast<std::size_t>(count); };
   s.z.resize(size(padded));
-  s.read.resize(size(padded));
-  for (auto* v : {&s.keep, &s.long_on, &s.has_mirror, &s.wave_row}) v->resize(size(n));
+  s.flags.resize(size(n));
   for (std::int64_t k = 0; k < padded; ++k) s.z[size(k)] = g.z(std::min(k, n));
   const BufferZ z{s.z.data()};
-  for (std::int64_t k = 0; k < n; ++k) {
-    const PointCoefficients c =
-        point_coefficients(g, z, k, o.suppress_endplate, o.endplate_half_width_mm);
-    s.keep[size(k)] = c.keep;
-    s.long_on[size(k)] = c.long_on;
-    s.has_mirror[size(k)] = c.mirror >= 0;
-    s.wave_row[size(k)] = c.mirror >= 0 ? c.mirror : k;
-  }
-  // The source reads psi(k) only where the long window holds at k or k - 1.
-  for (std::int64_t k = 0; k < padded; ++k) {
-    const std::int64_t kk = std::min(k, n);
-    s.read[size(k)] = (kk < n && s.long_on[size(kk)]) || (kk > 0 && s.long_on[size(kk - 1)]);
-  }
+  for (std::int64_t k = 0; k < n; ++k)
+    s.flags[size(k)] =
+        row_flags(point_coefficients(g, z, k, o.suppress_endplate, o.endplate_half_width_mm));
   const std::int64_t ne = in.electrode_positions.extent(0);
   const auto& el = in.electrode_positions;
   const double xf = in.fiber_centers(f, 0), yf = in.fiber_centers(f, 1);
@@ -105,110 +89,79 @@ void fiber_points_on_host(const FiberGrid& g, const Inputs<MemorySpace>& in, con
       h[e] = e < ne ? value : 0.0;
     }
   }
+  if (o.corrected_source) return;
+  s.w.resize(size((n + 1) * ne_padded));
+  const std::uint8_t* flags = s.flags.data();
+  const auto flags_of = [flags](std::int64_t k) { return flags[k]; };
+  for (std::int64_t e = 0; e < ne_padded; ++e) {
+    const double* h = s.h.data() + e;
+    const auto response = [h, ne_padded](std::int64_t k) { return h[k * ne_padded]; };
+    for (std::int64_t i = 0; i <= n; ++i)
+      s.w[size(i * ne_padded + e)] = electrode_weight(g, flags_of, response, i);
+  }
 }
 
-// psi of the fiber at time t into s.psi_row at the points [first, end) that can be non-zero
-// (exactly 0 where it is not read, as the device form), and 0 at first - 1 and end, which the
-// differences also read. Returns end and sets first (first == end: none).
-inline std::int64_t psi_row_on_host(const FiberGrid& g, double t, double d1, FiberScratch& s,
-                                    std::int64_t& first) {
-  const std::int64_t n = g.n_z, padded = static_cast<std::int64_t>(s.z.size());
-  s.psi_row.resize(s.z.size());
-  // Only the points that can be non-zero and read: behind the wave front (x > 0, located by
-  // bisection with a margin of two points for rounding) and on the long side (where the long
-  // window can hold at k or k - 1). The window is widened to whole lanes, so each point keeps
-  // its lane.
-  const std::int64_t kzi = g.n_left - 1;
-  std::int64_t lo = 0, hi = n;
-  if (g.right_longer) {
-    lo = std::max<std::int64_t>(kzi - 1, 0);
-    hi = std::min(points_below(s.z.data(), n + 1, g.zi + g.v * t) + 2, n);
-  } else {
-    lo = std::max<std::int64_t>(points_below(s.z.data(), n + 1, g.zi - g.v * t) - 2, 0);
-    hi = std::min(kzi + 2, n);
-  }
-  first = 0;
-  if (lo > hi) return 0;
-  first = lo / psi_lanes * psi_lanes;
+// psi of the fiber at time t into row[i] for the rows [lo, hi] of psi_window, 0 elsewhere of
+// the padded grid: a loop the compiler vectorizes, over [lo, hi] widened to whole lanes.
+inline void psi_row_on_host(const FiberGrid& g, double t, double d1, const FiberScratch& s,
+                            std::int64_t lo, std::int64_t hi, double* row) {
+  const std::int64_t padded = static_cast<std::int64_t>(s.z.size());
+  const std::int64_t first = lo / psi_lanes * psi_lanes;
   const std::int64_t end = std::min(padded, (hi / psi_lanes + 1) * psi_lanes);
-  // The differences read psi at points first - 1 .. end: 0 outside the computed ones.
-  if (first > 0) s.psi_row[static_cast<std::size_t>(first - 1)] = 0.0;
-  if (end < padded) s.psi_row[static_cast<std::size_t>(end)] = 0.0;
+  std::fill(row, row + first, 0.0);
+  std::fill(row + end, row + padded, 0.0);
   const double* z = s.z.data();
-  const unsigned char* read = s.read.data();
-  double* row = s.psi_row.data();
   // Locals, which row[] cannot alias: the branch on right_longer leaves the loop.
   const bool right_longer = g.right_longer;
   const double zi = g.zi, v = g.v;
   PORTASIM_SIMD
-  for (std::int64_t k = first; k < end; ++k) {
-    const double psi_k = psi(right_longer, zi, v, t, z[k], d1);
-    row[k] = read[k] ? psi_k : 0.0;
+  for (std::int64_t i = first; i < end; ++i) {
+    const double psi_i = psi(right_longer, zi, v, t, z[i], d1);
+    row[i] = i >= lo && i <= hi ? psi_i : 0.0;
   }
-  return end;
 }
 
-// The source of rows [lo, hi] at one time into out[k], from s.psi_row computed at points
-// [first, end): LW where psi can be non-zero (exactly 0 elsewhere), then the current density
-// with LW at k and at the mirror row.
-inline void source_row_on_host(const FiberGrid& fiber, std::int64_t first, std::int64_t end,
-                               std::int64_t lo, std::int64_t hi, FiberScratch& s, double* out) {
-  const FiberGrid g = fiber;  // a copy: out[] cannot alias it, so its fields stay in registers
-  const std::int64_t n = g.n_z;
-  s.wave.assign(static_cast<std::size_t>(n), 0.0);
-  const double* p = s.psi_row.data();
-  double* wave = s.wave.data();
-  PORTASIM_SIMD
-  for (std::int64_t k = std::max<std::int64_t>(first - 1, 0); k < std::min(end, n); ++k)
-    wave[k] = long_wave(g, p[k + 1] - p[k]);
-  const std::int64_t *keep = s.keep.data(), *long_on = s.long_on.data(),
-                     *has_mirror = s.has_mirror.data(), *row = s.wave_row.data();
-  PORTASIM_SIMD
-  for (std::int64_t k = lo; k <= hi; ++k)
-    out[k] = current_density_from_waves(g, keep[k] != 0, long_on[k] != 0, has_mirror[k] != 0,
-                                        wave[k], wave[row[k]]);
-}
-
-// The fiber's source (nt x n_z, row j zero outside rows [lo_j, hi_j]) into s.source, and each
-// row's [lo_j, hi_j] into s.window.
+// Per time j into row j of s.source (nt x stride, zero outside rows [lo_j, hi_j], recorded
+// in s.window): psi on psi_window's rows for MyoGen's source (the padded grid's rows), the
+// corrected source on the grid's n_z. Returns the stride.
 template <class Times>
-void fiber_source_on_host(const FiberGrid& g, const Times& t, const Options& o, FiberScratch& s) {
+std::int64_t fiber_source_on_host(const FiberGrid& g, const Times& t, const Options& o,
+                                  FiberScratch& s) {
   const std::int64_t nt = t.extent(0), nz = g.n_z;
+  const std::int64_t stride = o.corrected_source ? nz : static_cast<std::int64_t>(s.z.size());
   const BufferZ z{s.z.data()};
-  s.source.resize(static_cast<std::size_t>(nt * nz));
+  s.source.resize(static_cast<std::size_t>(nt * stride));
   s.window.resize(static_cast<std::size_t>(2 * nt));
   for (std::int64_t j = 0; j < nt; ++j) {
-    double* row = s.source.data() + j * nz;
+    double* row = s.source.data() + j * stride;
     std::int64_t lo = 0, hi = nz - 1;
-    if (!o.corrected_source) source_window(g, z, t(j), lo, hi);
+    if (!o.corrected_source) psi_window(source_rows(g, z, t(j)), nz, lo, hi);
     if (lo > hi) lo = hi + 1;
     s.window[static_cast<std::size_t>(2 * j)] = lo;
     s.window[static_cast<std::size_t>(2 * j + 1)] = hi;
-    std::fill(row, row + lo, 0.0);
-    std::fill(row + hi + 1, row + nz, 0.0);
-    if (lo > hi) continue;
-    if (o.corrected_source) {
-      for (std::int64_t k = 0; k < nz; ++k)
-        row[k] = corrected_current_density(g, z, k, t(j), o.d1, o.suppress_endplate,
-                                           o.endplate_half_width_mm);
-    } else {
-      std::int64_t first = 0;
-      const std::int64_t end = psi_row_on_host(g, t(j), o.d1, s, first);
-      source_row_on_host(g, first, end, lo, hi, s, row);
+    if (!o.corrected_source) {
+      if (lo <= hi) psi_row_on_host(g, t(j), o.d1, s, lo, hi, row);
+      else std::fill(row, row + stride, 0.0);
+      continue;
     }
+    for (std::int64_t k = 0; k < nz; ++k)
+      row[k] = corrected_current_density(g, z, k, t(j), o.d1, o.suppress_endplate,
+                                         o.endplate_half_width_mm);
   }
+  return stride;
 }
 
-// s.product (nt x ne_padded) = s.source (nt x n_z) s.h (n_z x ne_padded) through the host
-// BLAS, a block of times at a time over only the points where the block has a source: the
-// skipped terms are exact zeros.
-inline void project_fiber_on_host(std::int64_t nt, std::int64_t nz, std::int64_t ne_padded,
-                                  FiberScratch& s) {
+// s.product (nt x ne_padded) = s.source (nt rows of `stride`) times the responses (a row of
+// ne_padded per source column: W, or H for the corrected source) through the host BLAS, a
+// block of times at a time over only the columns where the block has a source: the skipped
+// terms are exact zeros.
+inline void project_fiber_on_host(std::int64_t nt, std::int64_t stride, std::int64_t ne_padded,
+                                  const double* responses, FiberScratch& s) {
   s.product.assign(static_cast<std::size_t>(nt * ne_padded), 0.0);
   for (std::int64_t j0 = 0; j0 < nt; j0 += gemm_times) {
-    const std::int64_t rows = std::min<std::int64_t>(gemm_times, nt - j0);
-    std::int64_t lo = nz, hi = -1;
-    for (std::int64_t j = j0; j < j0 + rows; ++j) {
+    const std::int64_t times = std::min<std::int64_t>(gemm_times, nt - j0);
+    std::int64_t lo = stride, hi = -1;
+    for (std::int64_t j = j0; j < j0 + times; ++j) {
       const std::int64_t row_lo = s.window[static_cast<std::size_t>(2 * j)],
                          row_hi = s.window[static_cast<std::size_t>(2 * j + 1)];
       if (row_lo > row_hi) continue;  // no source at this time
@@ -216,12 +169,12 @@ inline void project_fiber_on_host(std::int64_t nt, std::int64_t nz, std::int64_t
       hi = std::max(hi, row_hi);
     }
     if (lo > hi) continue;
-    // Row-major product = source H is, column-major, its transpose = H^T source^T: the same
-    // memory, the operands swapped.
+    // Row-major product = source responses is, column-major, its transpose = responses^T
+    // source^T: the same memory, the operands swapped.
     portasim::impl::host_gemm(
-        static_cast<int>(ne_padded), static_cast<int>(rows), static_cast<int>(hi - lo + 1),
-        s.h.data() + lo * ne_padded, static_cast<int>(ne_padded), s.source.data() + j0 * nz + lo,
-        static_cast<int>(nz), s.product.data() + j0 * ne_padded, static_cast<int>(ne_padded));
+        static_cast<int>(ne_padded), static_cast<int>(times), static_cast<int>(hi - lo + 1),
+        responses + lo * ne_padded, static_cast<int>(ne_padded), s.source.data() + j0 * stride + lo,
+        static_cast<int>(stride), s.product.data() + j0 * ne_padded, static_cast<int>(ne_padded));
   }
 }
 
@@ -243,8 +196,9 @@ void compute_fibers_on_host(
                          const FiberGrid& g = grids(f);
                          FiberScratch& s = fiber_scratch();
                          fiber_points_on_host(g, in, o, f, min_r, ne_padded, s);
-                         fiber_source_on_host(g, t, o, s);
-                         project_fiber_on_host(nt, g.n_z, ne_padded, s);
+                         const std::int64_t stride = fiber_source_on_host(g, t, o, s);
+                         project_fiber_on_host(nt, stride, ne_padded,
+                                               o.corrected_source ? s.h.data() : s.w.data(), s);
                          const double weight = o.dz_weighted ? g.dz_hat : 1.0;
                          for (std::int64_t j = 0; j < nt; ++j)
                            for (std::int64_t e = 0; e < ne; ++e) {
