@@ -41,12 +41,13 @@ inline constexpr int gemm_times = 32;
 
 // One thread's buffers for the fiber it computes.
 struct FiberScratch {
-  std::vector<double> z;                // z(0..n_z), padded with the last point
-  std::vector<std::uint8_t> flags;      // point decisions (row_flags)
-  std::vector<double> h;                // n_z x ne_padded
-  std::vector<double> w;                // (n_z + 1) x ne_padded, MyoGen's source only
-  std::vector<double> source, product;  // nt x rows (psi, or the corrected source), nt x ne_padded
-  std::vector<std::int64_t> window;     // the source's rows [lo_j, hi_j] of each time j
+  std::vector<double> z;             // z(0..n_z), padded with the last point
+  std::vector<std::uint8_t> flags;   // point decisions (row_flags)
+  std::vector<double> h;             // n_z x ne_padded
+  std::vector<double> w;             // (n_z + 1) x ne_padded, MyoGen's source only
+  std::vector<double> source;        // nt x stride: psi, or the corrected source
+  std::vector<double> product;       // nt x ne_padded
+  std::vector<std::int64_t> window;  // the source's rows [lo_j, hi_j] of each time j
 };
 
 inline FiberScratch& fiber_scratch() {
@@ -58,6 +59,18 @@ inline FiberScratch& fiber_scratch() {
 struct BufferZ {
   const double* z;
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return z[k]; }
+};
+
+// A fiber's row flags and one electrode's column of H in the thread's buffers, as
+// electrode_weight reads them (functions it can call from any backend's code).
+struct BufferRowFlags {
+  const std::uint8_t* flags;
+  KOKKOS_INLINE_FUNCTION std::uint8_t operator()(std::int64_t k) const { return flags[k]; }
+};
+struct BufferResponse {
+  const double* h;  // h[k * stride] is row k's
+  std::int64_t stride;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return h[k * stride]; }
 };
 
 // Grid, point decisions, H (points x ne_padded) and, for MyoGen's source, W of fiber f.
@@ -91,13 +104,11 @@ void fiber_points_on_host(const FiberGrid& g, const Inputs<MemorySpace>& in, con
   }
   if (o.corrected_source) return;
   s.w.resize(size((n + 1) * ne_padded));
-  const std::uint8_t* flags = s.flags.data();
-  const auto flags_of = [flags](std::int64_t k) { return flags[k]; };
+  const BufferRowFlags flags{s.flags.data()};
   for (std::int64_t e = 0; e < ne_padded; ++e) {
-    const double* h = s.h.data() + e;
-    const auto response = [h, ne_padded](std::int64_t k) { return h[k * ne_padded]; };
+    const BufferResponse response{s.h.data() + e, ne_padded};
     for (std::int64_t i = 0; i <= n; ++i)
-      s.w[size(i * ne_padded + e)] = electrode_weight(g, flags_of, response, i);
+      s.w[size(i * ne_padded + e)] = electrode_weight(g, flags, response, i);
   }
 }
 

@@ -3,7 +3,7 @@
 // corrected source): S[j, e, f] = sum_k source(j, k) h_e[k], one team per (fiber, block of
 // electrodes, share of the points), threads over time, k summed in ascending order within a
 // share and the shares' partial sums added in order. Also what every device projection
-// shares: the window of rows with a source, the blocks of electrodes and the shares.
+// shares: the rows where the wave can be, the blocks of electrodes and the shares.
 // MyoGen's source is projected by tiled_projection.hpp; host spaces run one fiber at a time
 // (host_kernels.hpp).
 
@@ -42,19 +42,19 @@ KOKKOS_INLINE_FUNCTION std::int64_t count_below(const ZValues& z, std::int64_t n
   return lo;
 }
 
-// Where MyoGen's source of fiber g (extended grid z(0..n_z)) can be non-zero at time t: the
-// rows whose long wave LW(k) = psi(k + 1) - psi(k) can be, and the rows whose short wave, a
-// copy of LW at their mirror rows, can be. psi vanishes ahead of the wave front (x <= 0), so
-// LW vanishes there and the short wave at the mirror rows. The front is located by bisection
-// on the grid with a margin of two points, which covers any rounding difference (a few ulps)
-// between this location and psi's own x > 0 test. The ranges are not clipped to the grid.
+// The rows k of fiber g (extended grid z(0..n_z)) whose long wave LW(k) = psi(k + 1) - psi(k)
+// can be non-zero at time t; the short wave copies LW at mirror rows, so these bound
+// MyoGen's whole source (psi_window). psi vanishes ahead of the wave front (x <= 0), so LW
+// vanishes there. The front is located by bisection on the grid with a margin of two
+// points, which covers any rounding difference (a few ulps) between this location and psi's
+// own x > 0 test. The range is not clipped to the grid.
 struct SourceRows {
-  std::int64_t long_lo, long_hi, mirror_lo, mirror_hi;
+  std::int64_t long_lo, long_hi;
 };
 
 template <class ZValues>
 KOKKOS_INLINE_FUNCTION SourceRows source_rows(const FiberGrid& g, const ZValues& z, double t) {
-  const std::int64_t nz = g.n_z, kzi = g.n_left - 1, s = g.mirror_shift;
+  const std::int64_t nz = g.n_z, kzi = g.n_left - 1;
   SourceRows r;
   if (g.right_longer) {
     // psi(k) = 0 for k >= kf (z_k at or beyond zi + v t)
@@ -62,44 +62,14 @@ KOKKOS_INLINE_FUNCTION SourceRows source_rows(const FiberGrid& g, const ZValues&
     if (kf > nz + 1) kf = nz + 1;
     r.long_lo = kzi + 1;  // LW: z_k > zi and k < kf
     r.long_hi = kf - 1;
-    r.mirror_lo = nz + s - kf;  // SW(k) = LW(m), m = nz - 1 - (k - s) in [long_lo, long_hi]
-    r.mirror_hi = nz - 1 + s - r.long_lo;
   } else {
     // psi(k) = 0 for k < kb (z_k at or before zi - v t)
     std::int64_t kb = count_below(z, nz + 1, g.zi - g.v * t, true) - 2;
     if (kb < 0) kb = 0;
     r.long_lo = kb - 1;  // LW: z_k < zi and k + 1 >= kb
     r.long_hi = kzi - 1;
-    r.mirror_lo = nz - 1 + s - r.long_hi;
-    r.mirror_hi = nz - 1 + s - r.long_lo;
   }
   return r;
-}
-
-// The rows [lo, hi] of the grid outside which the source is exactly zero: the union of
-// source_rows' two ranges, clipped to the grid of nz rows (lo > hi when there are none).
-// Skipping exact zeros keeps the sums bit for bit.
-KOKKOS_INLINE_FUNCTION void source_window(const SourceRows& r, std::int64_t nz, std::int64_t& lo,
-                                          std::int64_t& hi) {
-  lo = nz;
-  hi = -1;
-  if (r.long_lo <= r.long_hi) {
-    lo = r.long_lo;
-    hi = r.long_hi;
-  }
-  if (r.mirror_lo <= r.mirror_hi) {
-    lo = r.mirror_lo < lo ? r.mirror_lo : lo;
-    hi = r.mirror_hi > hi ? r.mirror_hi : hi;
-  }
-  if (lo < 0) lo = 0;
-  if (hi > nz - 1) hi = nz - 1;
-}
-
-// The same at time t.
-template <class ZValues>
-KOKKOS_INLINE_FUNCTION void source_window(const FiberGrid& g, const ZValues& z, double t,
-                                          std::int64_t& lo, std::int64_t& hi) {
-  source_window(source_rows(g, z, t), g.n_z, lo, hi);
 }
 
 // The source of row k at time j, read from the current-density buffer (nt x nbatch nzmax).
