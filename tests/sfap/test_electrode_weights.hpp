@@ -27,11 +27,11 @@ KOKKOS_INLINE_FUNCTION double response(double z) {
 }
 
 template <class Exec>
-Sums project_both_ways(const ps::FiberGrid& g, double t, bool suppress) {
+Sums project_both_ways(const Exec& exec, const ps::FiberGrid& g, double t, bool suppress) {
   constexpr double d1 = 96.0, half_width = 1.0;
   Sums s;
   Kokkos::parallel_reduce(
-      "test_sfap_source_sum", Kokkos::RangePolicy<Exec>(0, g.n_z),
+      "test_sfap_source_sum", Kokkos::RangePolicy<Exec>(exec, 0, g.n_z),
       KOKKOS_LAMBDA(const std::int64_t k, double& sum, double& magnitude) {
         const ps::GridZ z{&g};
         const ps::PointCoefficients c = ps::point_coefficients(g, z, k, suppress, half_width);
@@ -43,7 +43,7 @@ Sums project_both_ways(const ps::FiberGrid& g, double t, bool suppress) {
   std::int64_t lo = 0, hi = -1;
   impl::psi_window(impl::source_rows(g, ps::GridZ{&g}, t), g.n_z, lo, hi);
   Kokkos::parallel_reduce(
-      "test_sfap_weights_sum", Kokkos::RangePolicy<Exec>(0, g.n_z + 1),
+      "test_sfap_weights_sum", Kokkos::RangePolicy<Exec>(exec, 0, g.n_z + 1),
       KOKKOS_LAMBDA(const std::int64_t i, double& sum) {
         const ps::GridZ z{&g};
         const auto flags = [&](std::int64_t k) {
@@ -62,6 +62,7 @@ Sums project_both_ways(const ps::FiberGrid& g, double t, bool suppress) {
 
 template <class Exec>
 void weights_project_the_source() {
+  const Exec exec;
   // End-plates left of the middle (the right side is the long one) and right of it.
   for (const double zi : {12.3, 17.9})
     for (const bool suppress : {false, true}) {
@@ -70,7 +71,7 @@ void weights_project_the_source() {
       int nonzero = 0;
       for (int step = 0; step <= 40; ++step) {
         const double t = duration * step / 40;
-        const Sums s = project_both_ways<Exec>(g, t, suppress);
+        const Sums s = project_both_ways(exec, g, t, suppress);
         if (s.magnitude > 0) ++nonzero;
         EXPECT_LE(std::fabs(s.by_weights - s.by_source), 1e-12 * s.magnitude + 1e-300)
             << "zi " << zi << (suppress ? " suppressed" : "") << " t " << t << ": " << s.by_weights

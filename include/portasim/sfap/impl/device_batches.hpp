@@ -69,7 +69,7 @@ struct PsiWeights {
   Kokkos::View<const FiberGrid*, MemorySpace> grids;
   Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, MemorySpace> flags;
   BatchResponse<MemorySpace> h;
-  Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace> W;
+  BatchWeights<MemorySpace> W;
   std::int64_t ne;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t fb, const std::int64_t i,

@@ -105,11 +105,10 @@ void fiber_points_on_host(const FiberGrid& g, const Inputs<MemorySpace>& in, con
   if (o.corrected_source) return;
   s.w.resize(size((n + 1) * ne_padded));
   const BufferRowFlags flags{s.flags.data()};
-  for (std::int64_t e = 0; e < ne_padded; ++e) {
-    const BufferResponse response{s.h.data() + e, ne_padded};
-    for (std::int64_t i = 0; i <= n; ++i)
-      s.w[size(i * ne_padded + e)] = electrode_weight(g, flags, response, i);
-  }
+  for (std::int64_t i = 0; i <= n; ++i)
+    for (std::int64_t e = 0; e < ne_padded; ++e)
+      s.w[size(i * ne_padded + e)] =
+          electrode_weight(g, flags, BufferResponse{s.h.data() + e, ne_padded}, i);
 }
 
 // psi of the fiber at time t into row[i] for the rows [lo, hi] of psi_window, 0 elsewhere of
