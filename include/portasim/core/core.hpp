@@ -11,6 +11,7 @@
 #include "portasim/core/event.hpp"
 #include "portasim/core/event_timer.hpp"
 #include "portasim/core/execution_spaces.hpp"
+#include "portasim/core/huge_pages.hpp"
 #include "portasim/core/instance_pool.hpp"
 #include "portasim/core/memory_pool.hpp"
 #include "portasim/core/memory_spaces.hpp"

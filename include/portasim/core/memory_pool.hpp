@@ -16,6 +16,8 @@
 //   space, then refuses with Error(out_of_memory) stating what was asked, used and held.
 // - Exhausted space: the same (cached blocks returned, one retry, then the error).
 // - Thread-safe: any host thread may allocate and free.
+// - Plain host memory (HostSpace): blocks of 4 MiB or more are advised to use transparent huge
+//   pages before their first write, as NumPy's arrays are (huge_pages.hpp).
 // The pool's memory goes back to the space when the pool and every block from it are gone;
 // all of that must happen before Kokkos is finalized.
 
@@ -34,6 +36,7 @@
 
 #include "portasim/core/compat.hpp"
 #include "portasim/core/error.hpp"
+#include "portasim/core/huge_pages.hpp"
 #include "portasim/core/impl/backend.hpp"
 #include "portasim/core/memory_spaces.hpp"
 #include "portasim/core/pool_limit.hpp"
@@ -139,7 +142,13 @@ class CachingPoolState {
 
   static void* allocate_raw(std::size_t bytes) {
     try {
-      return MemorySpace().allocate("portasim_memory_pool", bytes);
+      void* block = MemorySpace().allocate("portasim_memory_pool", bytes);
+      // Plain host memory: huge pages for large blocks, asked for before any page is written
+      // (huge_pages.hpp). Page-locked memory is left as its allocator made it.
+      if constexpr (std::is_same<MemorySpace, Kokkos::HostSpace>::value) {
+        advise_huge_pages(block, bytes);
+      }
+      return block;
     } catch (const std::exception& e) {
       if (compat::is_allocation_failure(e)) return nullptr;
       throw;
