@@ -4,8 +4,8 @@
 //   triad     a(i) = b(i) + s * c(i) over arrays far larger than the caches, STREAM's triad,
 //             counted as STREAM counts it (24 bytes per element in double): the limit of
 //             kernels that read and write;
-//   read      the sum of such an array in 32 lanes: the limit of kernels that only read
-//             (reductions);
+//   read      the sum of such an array in 32 lanes, and of one of 40 MB (the reductions'
+//             size): the limit of kernels that only read (reductions);
 //   fma       independent chains x = x * a + b per thread, as many as the vector registers
 //             hold, in float and double: the FMA units' peak at the instruction set of the
 //             build (PORTASIM_CPU_ARCH), 2 FLOP per FMA.
@@ -18,12 +18,16 @@
 #include <cstdlib>
 
 #include "portasim/core/compat.hpp"
+#include "portasim/core/memory_pool.hpp"
 #include "portasim/core/vector_math.hpp"
 
 namespace portasim_bench_cpu_peak {
 
 using Exec = Kokkos::DefaultHostExecutionSpace;
 using policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+// The arrays come from a host memory pool, so they sit on huge pages as NumPy's arrays and the
+// toolkit's pooled arrays do (portasim/core/huge_pages.hpp): the limit of the same memory.
+using HostPool = portasim::MemoryPool<Kokkos::HostSpace>;
 
 // Each iteration's time: `launch` and the fence that waits for it.
 template <class Launch>
@@ -39,10 +43,14 @@ void time_iterations(benchmark::State& state, const Exec& exec, Launch&& launch)
 
 void BM_triad(benchmark::State& state) {
   const std::int64_t n = state.range(0);
-  Kokkos::View<double*, Kokkos::HostSpace> a("a", n), b("b", n), c("c", n);
   Exec exec;
+  HostPool pool{portasim::PoolLimit::none()};
+  const auto a_block = pool.view<double*>(exec, n), b_block = pool.view<double*>(exec, n),
+             c_block = pool.view<double*>(exec, n);
+  const auto a = a_block.view(), b = b_block.view(), c = c_block.view();
   Kokkos::parallel_for(
       "triad_init", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+        a(i) = 0.0;  // every page written once before the timing
         b(i) = 1.0 + static_cast<double>(i % 7);
         c(i) = 2.0;
       });
@@ -62,8 +70,11 @@ void BM_read(benchmark::State& state) {
   const std::int64_t n = state.range(0);
   const int threads = Exec().concurrency();
   constexpr int lanes = 32;
-  Kokkos::View<double*, Kokkos::HostSpace> a("a", n), out("out", threads);
   Exec exec;
+  HostPool pool{portasim::PoolLimit::none()};
+  const auto a_block = pool.view<double*>(exec, n);
+  const auto a = a_block.view();
+  Kokkos::View<double*, Kokkos::HostSpace> out("out", threads);
   Kokkos::parallel_for(
       "read_init", policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) { a(i) = 1.0; });
   exec.fence();
@@ -126,6 +137,10 @@ std::int64_t triad_elements() {
   return std::int64_t(1) << 25;  // 3 arrays of 256 MiB: past any last-level cache
 }
 
+// The toolkit reductions' array in the CPU suite, 1e7 floats: read at the size it has, since a
+// CPU whose last-level cache holds it reads it faster than memory.
+constexpr std::int64_t reduction_elements = 5000000;  // doubles: 40 MB
+
 const bool registered = [] {
   benchmark::RegisterBenchmark("cpu_peak/triad_double", BM_triad)
       ->Arg(triad_elements())
@@ -134,6 +149,7 @@ const bool registered = [] {
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("cpu_peak/read_double", BM_read)
       ->Arg(triad_elements())
+      ->Arg(reduction_elements)
       ->ArgName("n")
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond);

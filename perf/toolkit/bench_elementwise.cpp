@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "portasim/core/instance_pool.hpp"
+#include "portasim/core/memory_pool.hpp"
 #include "portasim/toolkit/elementwise.hpp"
 #include "portasim/toolkit/reduction.hpp"
 
@@ -44,7 +45,9 @@ namespace portasim_bench_toolkit {
 namespace tk = portasim::toolkit;
 using Exec = Kokkos::DefaultExecutionSpace;
 using Mem = Exec::memory_space;
-using Vector = Kokkos::View<float*, Mem>;
+// Inputs come from the caching pool, as the toolkit job's arrays do: on host backends its
+// large blocks use huge pages, as NumPy's arrays do (portasim/core/huge_pages.hpp).
+using Vector = portasim::PooledView<float*, Mem>::view_type;
 constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
 constexpr int batch = 20;
 
@@ -77,14 +80,16 @@ void time_calls(benchmark::State& state, const Space& exec, double bytes_per_cal
 
 struct Inputs {
   explicit Inputs(const Exec& exec, std::size_t n)
-      : x1(Kokkos::view_alloc(std::string("x1"), Kokkos::WithoutInitializing), n),
-        x2(Kokkos::view_alloc(std::string("x2"), Kokkos::WithoutInitializing), n),
-        y(Kokkos::view_alloc(std::string("y"), Kokkos::WithoutInitializing), n) {
+      : x1_block(pool.view<float*>(exec, n)), x2_block(pool.view<float*>(exec, n)),
+        y_block(pool.view<float*>(exec, n)), x1(x1_block.view()), x2(x2_block.view()),
+        y(y_block.view()) {
     Kokkos::deep_copy(exec, x1, 1.5f);
     Kokkos::deep_copy(exec, x2, 0.5f);
     Kokkos::deep_copy(exec, y, 0.0f);
     exec.fence();
   }
+  portasim::DeviceMemoryPool<Exec> pool{portasim::PoolLimit::none()};
+  portasim::PooledView<float*, Mem> x1_block, x2_block, y_block;
   Vector x1, x2, y;
 };
 
