@@ -20,6 +20,8 @@ shift 2
 threads=("$@")
 [ ${#threads[@]} -gt 0 ] || threads=(1 "$(nproc)")
 python=${PYTHON:-/usr/bin/python3}
+rounds=${ROUNDS:-5}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive integer, not '$rounds'" >&2; exit 2; }
 mkdir -p "$out"
 program() {  # NAME: the path of a benchmark program under $bin
   local found
@@ -46,7 +48,8 @@ for t in "${threads[@]}"; do
   # machine moves a run by more than their margins. So they run in $ROUNDS rounds (default 5)
   # of ours and then NumPy's, alternating, so that a slow spell hits both sides alike, and
   # summarize_cpu.py takes each side's best round and prints the spread of the rounds.
-  for r in $(seq "${ROUNDS:-5}"); do
+  rm -f "$out"/{reduce,gemm}_t"${t}"_r*.json "$out"/numpy_t"${t}"_r*.jsonl  # an earlier run's
+  for ((r = 1; r <= rounds; r++)); do
     PORTASIM_BENCH_MAX_N=10000000 bench portasim_bench_toolkit_elementwise \
       'reduction/(l2_norm|sum)_float/n:10000000/' "$out/reduce_t${t}_r$r.json"
     bench portasim_bench_toolkit_linalg 'matmul/blas/.*/n:1024/' "$out/gemm_t${t}_r$r.json"

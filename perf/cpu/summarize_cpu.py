@@ -45,19 +45,20 @@ def load_lines(path):
 def round_files(out, stem, t, ext):
     """The files of the alternating rounds (STEM_tT_rR.EXT), or the single STEM_tT.EXT of an
     older run."""
-    found = sorted(glob.glob(f"{out}/{stem}_t{t}_r*.{ext}"),
-                   key=lambda p: int(re.search(r"_r(\d+)\.", p).group(1)))
-    return found or [f"{out}/{stem}_t{t}.{ext}"]
+    pattern = re.compile(rf"{stem}_t{t}_r(\d+)\.{ext}$")
+    found = [(int(m.group(1)), p) for p in glob.glob(f"{out}/{stem}_t{t}_r*.{ext}")
+             if (m := pattern.match(os.path.basename(p)))]
+    return [p for _, p in sorted(found)] or [f"{out}/{stem}_t{t}.{ext}"]
 
 
 def best_of_rounds(values):
-    """(best, lowest) of the rounds' figures (higher is better), or (None, None)."""
+    """(best, lowest, count) of the rounds' figures (higher is better)."""
     values = [v for v in values if v]
-    return (max(values), min(values)) if values else (None, None)
+    return (max(values), min(values), len(values)) if values else (None, None, 0)
 
 
 def with_spread(best, lowest, count, unit):
-    """A best-of-rounds figure and the lowest round: "47.9 GB/s (5 rounds from 45.1 G)"."""
+    """A best-of-rounds figure and the lowest round: "47.9 GB/s (5 rounds, lowest 45.1 G)"."""
     if best is None:
         return "-"
     if count < 2:
@@ -136,19 +137,20 @@ def summarize(out):
                                           ("sum", "sum", "np.sum")):
             bs = [find(r, f"reduction/{name}_float/n:10000000") for r in reduce_rounds]
             ps = [numpy_row(r, workload=workload) for r in peer_rounds]
-            ours, ours_low = best_of_rounds([b["GB_per_s"] * 1e9 for b in bs if b])
-            theirs, theirs_low = best_of_rounds([p["gb_per_s"] * 1e9 for p in ps if p])
-            row(f"{name}, 1e7 float", with_spread(ours, ours_low, len(bs), "B/s"),
-                f"{peer_name} {with_spread(theirs, theirs_low, len(ps), 'B/s')}",
+            ours, ours_low, ours_n = best_of_rounds([b["GB_per_s"] * 1e9 for b in bs if b])
+            theirs, theirs_low, theirs_n = best_of_rounds([p["gb_per_s"] * 1e9 for p in ps if p])
+            row(f"{name}, 1e7 float", with_spread(ours, ours_low, ours_n, "B/s"),
+                f"{peer_name} {with_spread(theirs, theirs_low, theirs_n, 'B/s')}",
                 ratio(ours, theirs), f"read {fmt(read_bandwidth, 'B/s')}",
                 f"{ours / read_bandwidth:.0%}" if ours and read_bandwidth else "-")
         for scalar, dtype in (("float", "float32"), ("double", "float64")):
             bs = [find(r, f"matmul/blas/{scalar}/n:1024") for r in gemm_rounds]
             ps = [numpy_row(r, workload="matmul", dtype=dtype, n=1024) for r in peer_rounds]
-            ours, ours_low = best_of_rounds([2 * 1024 ** 3 / seconds(b) for b in bs if b])
-            theirs, theirs_low = best_of_rounds([p["gflop_per_s"] * 1e9 for p in ps if p])
-            row(f"gemm {scalar} 1024^3", with_spread(ours, ours_low, len(bs), "FLOP/s"),
-                f"NumPy a @ b {with_spread(theirs, theirs_low, len(ps), 'FLOP/s')}",
+            ours, ours_low, ours_n = best_of_rounds([2 * 1024 ** 3 / seconds(b) for b in bs if b])
+            theirs, theirs_low, theirs_n = best_of_rounds(
+                [p["gflop_per_s"] * 1e9 for p in ps if p])
+            row(f"gemm {scalar} 1024^3", with_spread(ours, ours_low, ours_n, "FLOP/s"),
+                f"NumPy a @ b {with_spread(theirs, theirs_low, theirs_n, 'FLOP/s')}",
                 ratio(ours, theirs), f"FMA {fmt(fma[scalar], 'FLOP/s')}",
                 f"{ours / fma[scalar]:.0%}" if ours and fma[scalar] else "-")
         life = load_benchmarks(f"{out}/life_t{t}.json")

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string>
 
+#include <sys/mman.h>
+
 #include "portasim/core/huge_pages.hpp"
 #include "portasim/core/memory_pool.hpp"
 
@@ -37,10 +39,17 @@ inline bool kernel_has_transparent_huge_pages() {
   return static_cast<bool>(enabled);
 }
 
+// Whether /proc/self/smaps shows each mapping's flags (not every kernel or sandbox has it).
+inline bool smaps_shows_flags() {
+  static int stack_value = 0;
+  return !mapping_flags(&stack_value).empty();
+}
+
 inline void host_pool_blocks_of_4_mib_ask_for_huge_pages() {
   if (!kernel_has_transparent_huge_pages()) {
     GTEST_SKIP() << "this kernel has no transparent huge pages";
   }
+  if (!smaps_shows_flags()) GTEST_SKIP() << "/proc/self/smaps shows no VmFlags here";
   constexpr std::size_t large = std::size_t(8) << 20;
   portasim::MemoryPool<Kokkos::HostSpace> pool(portasim::PoolLimit::none());
   auto block = pool.allocate(large);
@@ -62,6 +71,21 @@ inline void host_pool_blocks_of_4_mib_ask_for_huge_pages() {
   EXPECT_EQ(sum, 0.5 * static_cast<double>(values.extent(0)));
 }
 
+inline void fresh_anonymous_memory_takes_the_advice() {
+  if (!kernel_has_transparent_huge_pages()) {
+    GTEST_SKIP() << "this kernel has no transparent huge pages";
+  }
+  constexpr std::size_t bytes = std::size_t(8) << 20;
+  void* memory = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(memory, MAP_FAILED);
+  EXPECT_TRUE(portasim::advise_huge_pages(memory, bytes));
+  if (smaps_shows_flags()) {
+    const std::string flags = mapping_flags(static_cast<char*>(memory) + bytes / 2);
+    EXPECT_NE((flags + " ").find(" hg "), std::string::npos) << flags;
+  }
+  ::munmap(memory, bytes);
+}
+
 inline void small_ranges_get_no_advice() {
   alignas(4096) static char small[64 << 10];
   EXPECT_FALSE(portasim::advise_huge_pages(small, sizeof(small)));
@@ -70,6 +94,9 @@ inline void small_ranges_get_no_advice() {
 
 TEST(TEST_CATEGORY, huge_pages_for_large_host_pool_blocks) {
   host_pool_blocks_of_4_mib_ask_for_huge_pages();
+}
+TEST(TEST_CATEGORY, huge_pages_for_fresh_anonymous_memory) {
+  fresh_anonymous_memory_takes_the_advice();
 }
 TEST(TEST_CATEGORY, huge_pages_not_for_small_ranges) { small_ranges_get_no_advice(); }
 

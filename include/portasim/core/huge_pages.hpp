@@ -16,10 +16,13 @@ namespace portasim {
 inline constexpr std::size_t huge_page_advice_min_bytes = std::size_t(4) << 20;
 
 // Asks the kernel to back [data, data + bytes) with transparent huge pages. Only whole
-// 4 KiB pages inside the range are advised, so neighbouring allocations are never touched.
-// Pages already written keep their size (the kernel may merge them later). Returns whether
-// the advice was given: false below huge_page_advice_min_bytes, off Linux, or when the
-// kernel refuses (THP "never", or not built in). Never throws; the memory is usable either way.
+// system pages inside the range are advised. Pages already written keep their size (the
+// kernel may merge them later): a block that glibc serves from its heap, as it does for
+// blocks up to the size of one it has freed before, may have such pages; NumPy's arrays
+// share that limit. Returns whether the kernel took the advice: false below
+// huge_page_advice_min_bytes, off Linux, or on a kernel without transparent huge pages.
+// Under THP "never" the advice is taken and has no effect. Never throws; the memory is
+// usable either way.
 bool advise_huge_pages(void* data, std::size_t bytes) noexcept;
 
 }  // namespace portasim
