@@ -5,7 +5,8 @@
 #   peak      perf/cpu/bench_cpu_peak: STREAM triad and read bandwidth, FMA FLOP/s: the limits
 #   hh        BM_hh_rk4 float/double, 1e5 neurons        vs numpy_peers.py hh (RK4 over arrays)
 #   reduce    toolkit l2_norm and sum, 1e7 floats        vs np.linalg.norm, np.sum   } ROUNDS
-#   gemm      KokkosBlas::gemm 1024^3 float/double       vs a @ b (NumPy's BLAS)     } rounds
+#   gemm      KokkosBlas::gemm 1024^3 float/double       vs a @ b (NumPy's BLAS)     } rounds,
+#                                                                     in rounds_tT.json
 #   life      byte and bit engines, 2048^2               vs np.roll
 #   sfap      the 200 x 25 bench case with delays        vs MyoGen's NumPy path, when
 #             MYOGEN_PEER names a folder with its run_myogen_bench.py (AGPL: never in the
@@ -48,13 +49,17 @@ for t in "${threads[@]}"; do
   # machine moves a run by more than their margins. So they run in $ROUNDS rounds (default 5)
   # of ours and then NumPy's, alternating, so that a slow spell hits both sides alike, and
   # summarize_cpu.py takes each side's best round and prints the spread of the rounds.
-  rm -f "$out"/{reduce,gemm}_t"${t}"_r*.json "$out"/numpy_t"${t}"_r*.jsonl  # an earlier run's
+  # The rounds go to one file, rounds_tT.json.
+  round_dir=$out/rounds_t$t
+  rm -rf "$round_dir" && mkdir -p "$round_dir"
   for ((r = 1; r <= rounds; r++)); do
     PORTASIM_BENCH_MAX_N=10000000 bench portasim_bench_toolkit_elementwise \
-      'reduction/(l2_norm|sum)_float/n:10000000/' "$out/reduce_t${t}_r$r.json"
-    bench portasim_bench_toolkit_linalg 'matmul/blas/.*/n:1024/' "$out/gemm_t${t}_r$r.json"
-    "$python" perf/cpu/numpy_peers.py --parts l2norm,sum,matmul > "$out/numpy_t${t}_r$r.jsonl"
+      'reduction/(l2_norm|sum)_float/n:10000000/' "$round_dir/reduce_r$r.json"
+    bench portasim_bench_toolkit_linalg 'matmul/blas/.*/n:1024/' "$round_dir/gemm_r$r.json"
+    "$python" perf/cpu/numpy_peers.py --parts l2norm,sum,matmul > "$round_dir/numpy_r$r.jsonl"
   done
+  "$python" perf/cpu/summarize_cpu.py --merge-rounds "$round_dir" "$out/rounds_t$t.json"
+  rm -rf "$round_dir"
   PORTASIM_BENCH_MAX_SIDE=2048 bench portasim_bench_life 'BM_life_engine/.*/side:2048/' "$out/life_t$t.json"
   # SFAP and its peer five times each: a run is short and the GPU machine's host is shared.
   repetitions=5 bench portasim_bench_sfap 'bench_200x25/with_delays' "$out/sfap_t$t.json"

@@ -6,6 +6,7 @@ The reductions and gemm ran in alternating rounds (ours, then NumPy's): each sid
 its best round, both sides alike, with the lowest round beside it.
 
 usage: python3 summarize_cpu.py OUT_DIR
+       python3 summarize_cpu.py --merge-rounds ROUNDS_DIR OUT_DIR/rounds_tT.json  (the suite's)
 """
 import glob
 import json
@@ -20,12 +21,10 @@ import sys
 HH_FLOP_PER_NEURON_STEP = 4 * 59 + 3 * 8 + 24 + 16 * 15
 
 
-def load_benchmarks(path):
-    """name -> result; with repetitions, the median (the suite runs three)."""
-    if not os.path.exists(path):
-        return {}
+def benchmarks_of(data):
+    """name -> result of one Google Benchmark JSON document; with repetitions, the median."""
     results = {}
-    for b in json.load(open(path))["benchmarks"]:
+    for b in data["benchmarks"]:
         if "error_occurred" in b:
             continue
         if b.get("run_type") == "aggregate":
@@ -36,19 +35,42 @@ def load_benchmarks(path):
     return results
 
 
+def load_benchmarks(path):
+    return benchmarks_of(json.load(open(path))) if os.path.exists(path) else {}
+
+
+def lines_of(text):
+    return [json.loads(line) for line in text.splitlines() if line.strip().startswith("{")]
+
+
 def load_lines(path):
-    if not os.path.exists(path):
-        return []
-    return [json.loads(line) for line in open(path) if line.strip().startswith("{")]
+    return lines_of(open(path).read()) if os.path.exists(path) else []
 
 
-def round_files(out, stem, t, ext):
-    """The files of the alternating rounds (STEM_tT_rR.EXT), or the single STEM_tT.EXT of an
-    older run."""
-    pattern = re.compile(rf"{stem}_t{t}_r(\d+)\.{ext}$")
-    found = [(int(m.group(1)), p) for p in glob.glob(f"{out}/{stem}_t{t}_r*.{ext}")
-             if (m := pattern.match(os.path.basename(p)))]
-    return [p for _, p in sorted(found)] or [f"{out}/{stem}_t{t}.{ext}"]
+def merge_rounds(folder, path):
+    """Writes the round files of one thread count (reduce_rR.json, gemm_rR.json,
+    numpy_rR.jsonl in `folder`, R = 1, 2, ...) as one JSON file: {"rounds": [{"reduce": ...,
+    "gemm": ..., "numpy": [...]}, ...]} in the order they ran."""
+    rounds, r = [], 1
+    while os.path.exists(f"{folder}/reduce_r{r}.json"):
+        rounds.append({"reduce": json.load(open(f"{folder}/reduce_r{r}.json")),
+                       "gemm": json.load(open(f"{folder}/gemm_r{r}.json")),
+                       "numpy": load_lines(f"{folder}/numpy_r{r}.jsonl")})
+        r += 1
+    with open(path, "w") as f:
+        json.dump({"rounds": rounds}, f, indent=1)
+
+
+def load_rounds(out, t):
+    """The alternating rounds of thread count t as (reduce, gemm, peers) lists: from
+    rounds_tT.json, or the one round of an older run (reduce_tT.json, gemm_tT.json, numpy_tT.jsonl)."""
+    path = f"{out}/rounds_t{t}.json"
+    if os.path.exists(path):
+        rounds = json.load(open(path))["rounds"]
+        return ([benchmarks_of(r["reduce"]) for r in rounds],
+                [benchmarks_of(r["gemm"]) for r in rounds], [r["numpy"] for r in rounds])
+    return ([load_benchmarks(f"{out}/reduce_t{t}.json")], [load_benchmarks(f"{out}/gemm_t{t}.json")],
+            [load_lines(f"{out}/numpy_t{t}.jsonl")])
 
 
 def best_of_rounds(values):
@@ -130,9 +152,7 @@ def summarize(out):
                 f"{flops / fma[scalar]:.0%} (~{HH_FLOP_PER_NEURON_STEP} FLOP/step)"
                 if flops and fma[scalar] else "-")
         # Reductions and gemm: each side's best of the alternating rounds (run_cpu_suite.sh).
-        reduce_rounds = [load_benchmarks(p) for p in round_files(out, "reduce", t, "json")]
-        gemm_rounds = [load_benchmarks(p) for p in round_files(out, "gemm", t, "json")]
-        peer_rounds = [load_lines(p) for p in round_files(out, "numpy", t, "jsonl")]
+        reduce_rounds, gemm_rounds, peer_rounds = load_rounds(out, t)
         for name, workload, peer_name in (("l2_norm", "l2_norm", "np.linalg.norm"),
                                           ("sum", "sum", "np.sum")):
             bs = [find(r, f"reduction/{name}_float/n:10000000") for r in reduce_rounds]
@@ -174,4 +194,7 @@ def summarize(out):
 
 
 if __name__ == "__main__":
-    summarize(sys.argv[1])
+    if len(sys.argv) == 4 and sys.argv[1] == "--merge-rounds":
+        merge_rounds(sys.argv[2], sys.argv[3])
+    else:
+        summarize(sys.argv[1])
